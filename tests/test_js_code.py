@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.emit.js.code import (Js, UnquotedValue, Writer, comment, comment_text, data, data_lines, indented, join, js, literal,
+from rulec.emit.js.code import (Js, UnquotedValue, Writer, comment, comment_text, data, data_lines, join, js, literal,
                                 meta, name, source_file, string)
 from rulec.emit.js.package import checked
 
@@ -85,10 +85,7 @@ def test_plain_text_is_refused_wherever_code_goes() -> None:
         with pytest.raises(UnquotedValue):
             checked({"index.d.ts": bad})
     assert checked({"README.md": "# plain", "package.json": "{}", "index.js": Js("export {};\n")})
-    assert isinstance(w.text(), Js) and isinstance(indented(Js("a\nb\n"), "  "), Js)
-    for bad_prefix in ("x", "\n"):
-        with pytest.raises(UnquotedValue):
-            indented(Js("a"), bad_prefix)
+    assert isinstance(w.text(), Js)
     for bad_name in ("../x.js", "runtime.py", "nope.js"):
         with pytest.raises(UnquotedValue):
             source_file(bad_name)
@@ -173,24 +170,3 @@ def test_emitters_make_code_only_through_the_quoting_path() -> None:
             assert _violations(bad), sample
     finally:
         bad.unlink()
-
-
-@pytest.mark.parametrize("piece", [1, 3, 1 << 20])
-def test_indented_is_each_line_indented_whatever_the_pieces(piece: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`indented` works a piece at a time (cut at line breaks): the same text as indenting every
-    line at once, for any cut."""
-    import random
-
-    from rulec.emit.js import code
-
-    def every_line(text: str, prefix: str) -> str:
-        lines = text.split("\n")
-        if lines and not lines[-1]:
-            lines.pop()
-        return "\n".join(prefix + line if line else line for line in lines)
-
-    monkeypatch.setattr(code, "_INDENT_PIECE", piece)
-    rng = random.Random(piece)
-    for _ in range(500):
-        text = "".join(rng.choice(["a", "\n", " ", "bc\n", "\n\n", "x;"]) for _ in range(rng.randint(0, 14)))
-        assert indented(Js(text), "  ") == every_line(text, "  "), repr(text)

@@ -176,29 +176,6 @@ def parens(text: Js) -> Js:
     return Js("(" + require_js(text) + ")")
 
 
-_INDENT_PIECE = 1 << 16  # characters indented at a time (a piece stays in the processor's cache)
-
-
-def indented(text: Js, prefix: str) -> Js:
-    """The lines of `text` (a final line break ends the last one), each non-empty one after
-    `prefix` (spaces only), joined by line breaks. Done a piece of about `_INDENT_PIECE`
-    characters at a time (cut at line breaks), so that no list of every line is held at once."""
-    if not isinstance(prefix, str) or prefix.strip(" "):
-        raise UnquotedValue(f"not an indentation: {prefix!r:.80}")
-    source: str = require_js(text)
-    if source.endswith("\n"):
-        source = source[:-1]
-    pieces: list[str] = []
-    start, size = 0, len(source)
-    while True:
-        end = source.find("\n", start + _INDENT_PIECE) if start + _INDENT_PIECE < size else -1
-        piece = source[start:size if end < 0 else end]
-        pieces.append("\n".join([prefix + line if line else line for line in piece.split("\n")]))
-        if end < 0:
-            return Js("\n".join(pieces))
-        start = end + 1
-
-
 _SOURCES = Path(__file__).resolve().parent.parent.parent / "runtime" / "js"
 
 

@@ -27,4136 +27,4215 @@
 //   rules/d20/tables/weapons.yaml
 // d20攻击规则: the same API as index.js, as one ES2015 script defining the global object rulec_d20 (on globalThis, so that it survives a CommonJS module wrapper).
 (function (_rt_root) {
-  'use strict';
-  // rulec JavaScript runtime: errors, values and trace records. The compiler copies it verbatim into
-  // every generated JavaScript module, followed by sources.js (dice sources), engines.js (the dice
-  // engines), odds.js (exact odds) and calls.js (call options, combatants), then the files its step
-  // kinds and fight add (the Python runtime is compiler/runtime/*.py; each function here names its
-  // Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
-  // SealDice's engine.
+'use strict';
 
-  // ---- errors (core.py) ----
-  // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
-  // them); toJSON() is toDict(), the Python package's to_dict().
-  class RuleError extends Error {
-    constructor(message, details) {
-      super(message);
-      const own = {enumerable: true, writable: false, configurable: true};
-      Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
-      Object.defineProperty(this, 'message', Object.assign({value: message}, own));
-      Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
-      Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
-    }
-    toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
-    toJSON() { return this.toDict(); }
-  }
-  RuleError.CODE = RuleError.prototype.code = 'rule-error';
-  function _rt_error_class(name, code, base) {
-    const cls = class extends (base || RuleError) {};
-    Object.defineProperty(cls, 'name', {value: name});
-    cls.CODE = cls.prototype.code = code;
-    return cls;
-  }
-  const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
-  const BadFace = _rt_error_class('BadFace', 'bad-face');
-  const NotSpecifiedBySource = _rt_error_class('NotSpecifiedBySource', 'not-specified-by-source');
-  const OutOfBounds = _rt_error_class('OutOfBounds', 'out-of-bounds');
-  const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
-  const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
+// rulec JavaScript runtime: errors, values and trace records. The compiler copies it verbatim into
+// every generated JavaScript module, followed by sources.js (dice sources), engines.js (the dice
+// engines), odds.js (exact odds) and calls.js (call options, combatants), then the files its step
+// kinds and fight add (the Python runtime is compiler/runtime/*.py; each function here names its
+// Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
+// SealDice's engine.
 
-  // What sort of value this is, in the rules' words (core.kind): the same words as the Python
-  // package's for the same JSON value, and no language's type names.
-  function _rt_type_name(value) {
-    if (value === null || value === undefined) return '空值';
-    if (typeof value === 'boolean') return '真假值';
-    if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
-    if (typeof value === 'string') return '文本';
-    if (Array.isArray(value)) return '列表';
-    if (typeof value === 'function') return '函数';
-    if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
-    const proto = Object.getPrototypeOf(value);
-    if (proto === null || proto === Object.prototype) return '映射';
-    return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+// ---- errors (core.py) ----
+// `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
+// them); toJSON() is toDict(), the Python package's to_dict().
+class RuleError extends Error {
+  constructor(message, details) {
+    super(message);
+    const own = {enumerable: true, writable: false, configurable: true};
+    Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
+    Object.defineProperty(this, 'message', Object.assign({value: message}, own));
+    Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
+    Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
   }
-  // A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
-  // first 20 characters), 真/假, 空值, a number; anything else by its kind.
-  function _rt_repr(value) {
-    if (value === null || value === undefined) return '空值';
-    if (value === true) return '真';
-    if (value === false) return '假';
-    if (typeof value === 'number') {
-      if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
-      return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
-    }
-    if (typeof value === 'string') {
-      const chars = Array.from(value);
-      return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
-    }
-    return `${_rt_type_name(value)}类型的值`;
-  }
+  toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
+  toJSON() { return this.toDict(); }
+}
+RuleError.CODE = RuleError.prototype.code = 'rule-error';
+function _rt_error_class(name, code, base) {
+  const cls = class extends (base || RuleError) {};
+  Object.defineProperty(cls, 'name', {value: name});
+  cls.CODE = cls.prototype.code = code;
+  return cls;
+}
+const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
+const BadFace = _rt_error_class('BadFace', 'bad-face');
+const NotSpecifiedBySource = _rt_error_class('NotSpecifiedBySource', 'not-specified-by-source');
+const OutOfBounds = _rt_error_class('OutOfBounds', 'out-of-bounds');
+const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
+const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
 
-  function _rt_within(what, value, limit) {
-    if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
+// What sort of value this is, in the rules' words (core.kind): the same words as the Python
+// package's for the same JSON value, and no language's type names.
+function _rt_type_name(value) {
+  if (value === null || value === undefined) return '空值';
+  if (typeof value === 'boolean') return '真假值';
+  if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
+  if (typeof value === 'string') return '文本';
+  if (Array.isArray(value)) return '列表';
+  if (typeof value === 'function') return '函数';
+  if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || proto === Object.prototype) return '映射';
+  return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+}
+// A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
+// first 20 characters), 真/假, 空值, a number; anything else by its kind.
+function _rt_repr(value) {
+  if (value === null || value === undefined) return '空值';
+  if (value === true) return '真';
+  if (value === false) return '假';
+  if (typeof value === 'number') {
+    if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
+    return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
   }
-  function _rt_floordiv(a, b) {
-    if (b === 0) throw new RuleError('除数为0，无法计算');
-    return Math.floor(a / b);
+  if (typeof value === 'string') {
+    const chars = Array.from(value);
+    return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
   }
-  function _rt_ceildiv(a, b) {
-    if (b === 0) throw new RuleError('除数为0，无法计算');
-    return -Math.floor(-a / b);
-  }
-  function _rt_clamp(x, lo, hi) { return x < lo ? lo : x > hi ? hi : x; }
-  function _rt_check_int(name, value, lo, hi) {
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      throw new OutOfBounds(`${name}必须是整数，得到${_rt_repr(value)}`, {name: name});
-    }
-    if (value < lo || value > hi) {
-      throw new OutOfBounds(`${name}必须在${lo}到${hi}之间，得到${value}`, {name: name, value: value});
-    }
-    return value;
-  }
-  function _rt_check_bool(name, value) {
-    if (typeof value !== 'boolean') throw new OutOfBounds(`${name}必须是真或假，得到${_rt_repr(value)}`, {name: name});
-    return value;
-  }
-  function _rt_check_type(name, value, cls) {
-    if (!(value instanceof cls)) {
-      throw new OutOfBounds(`${name}必须是${cls.name}，得到${_rt_type_name(value)}`, {name: name});
-    }
-    return value;
-  }
-  function _rt_require_specified(entry, what) {
-    if (entry.not_specified !== null) {
-      throw new NotSpecifiedBySource(`${what}“${entry.name}”在原文中没有给出具体规则：${entry.not_specified}`,
-                                     {entry: entry.id});
-    }
-    return entry;
-  }
-  // Check a procedure's inputs in order and throw the first problem (generated code tests them
-  // inline and calls this only when one fails): ['int', name, value, lo, hi], ['bool', name, value],
-  // ['type', name, value, cls], ['entry', name, entry].
-  function _rt_check_inputs(specs) {
-    for (const spec of specs) {
-      if (spec[0] === 'int') _rt_check_int(spec[1], spec[2], spec[3], spec[4]);
-      else if (spec[0] === 'bool') _rt_check_bool(spec[1], spec[2]);
-      else if (spec[0] === 'type') _rt_check_type(spec[1], spec[2], spec[3]);
-      else _rt_require_specified(spec[2], spec[1]);
-    }
-  }
-  function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
+  return `${_rt_type_name(value)}类型的值`;
+}
 
-  // difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
-  // of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
-  function _rt_ratio(a, b) {
-    const b2j = new Map();
-    for (let j = 0; j < b.length; j++) {
-      const list = b2j.get(b[j]);
-      if (list === undefined) b2j.set(b[j], [j]);
-      else list.push(j);
-    }
-    if (b.length >= 200) {
-      const ntest = Math.floor(b.length / 100) + 1;
-      for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
-    }
-    const nothing = [];
-    function longest(alo, ahi, blo, bhi) {
-      let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
-      for (let i = alo; i < ahi; i++) {
-        const newj2len = new Map();
-        for (const j of (b2j.get(a[i]) || nothing)) {
-          if (j < blo) continue;
-          if (j >= bhi) break;
-          const k = (j2len.get(j - 1) || 0) + 1;
-          newj2len.set(j, k);
-          if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
-        }
-        j2len = newj2len;
+function _rt_within(what, value, limit) {
+  if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
+}
+function _rt_floordiv(a, b) {
+  if (b === 0) throw new RuleError('除数为0，无法计算');
+  return Math.floor(a / b);
+}
+function _rt_ceildiv(a, b) {
+  if (b === 0) throw new RuleError('除数为0，无法计算');
+  return -Math.floor(-a / b);
+}
+function _rt_clamp(x, lo, hi) { return x < lo ? lo : x > hi ? hi : x; }
+function _rt_check_int(name, value, lo, hi) {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new OutOfBounds(`${name}必须是整数，得到${_rt_repr(value)}`, {name: name});
+  }
+  if (value < lo || value > hi) {
+    throw new OutOfBounds(`${name}必须在${lo}到${hi}之间，得到${value}`, {name: name, value: value});
+  }
+  return value;
+}
+function _rt_check_bool(name, value) {
+  if (typeof value !== 'boolean') throw new OutOfBounds(`${name}必须是真或假，得到${_rt_repr(value)}`, {name: name});
+  return value;
+}
+function _rt_check_type(name, value, cls) {
+  if (!(value instanceof cls)) {
+    throw new OutOfBounds(`${name}必须是${cls.name}，得到${_rt_type_name(value)}`, {name: name});
+  }
+  return value;
+}
+function _rt_require_specified(entry, what) {
+  if (entry.not_specified !== null) {
+    throw new NotSpecifiedBySource(`${what}“${entry.name}”在原文中没有给出具体规则：${entry.not_specified}`,
+                                   {entry: entry.id});
+  }
+  return entry;
+}
+// Check a procedure's inputs in order and throw the first problem (generated code tests them
+// inline and calls this only when one fails): ['int', name, value, lo, hi], ['bool', name, value],
+// ['type', name, value, cls], ['entry', name, entry].
+function _rt_check_inputs(specs) {
+  for (const spec of specs) {
+    if (spec[0] === 'int') _rt_check_int(spec[1], spec[2], spec[3], spec[4]);
+    else if (spec[0] === 'bool') _rt_check_bool(spec[1], spec[2]);
+    else if (spec[0] === 'type') _rt_check_type(spec[1], spec[2], spec[3]);
+    else _rt_require_specified(spec[2], spec[1]);
+  }
+}
+function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
+
+// difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
+// of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
+function _rt_ratio(a, b) {
+  const b2j = new Map();
+  for (let j = 0; j < b.length; j++) {
+    const list = b2j.get(b[j]);
+    if (list === undefined) b2j.set(b[j], [j]);
+    else list.push(j);
+  }
+  if (b.length >= 200) {
+    const ntest = Math.floor(b.length / 100) + 1;
+    for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
+  }
+  const nothing = [];
+  function longest(alo, ahi, blo, bhi) {
+    let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
+    for (let i = alo; i < ahi; i++) {
+      const newj2len = new Map();
+      for (const j of (b2j.get(a[i]) || nothing)) {
+        if (j < blo) continue;
+        if (j >= bhi) break;
+        const k = (j2len.get(j - 1) || 0) + 1;
+        newj2len.set(j, k);
+        if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
       }
-      while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
-      while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
-      return [besti, bestj, bestsize];
+      j2len = newj2len;
     }
-    let matches = 0;
-    const queue = [[0, a.length, 0, b.length]];
-    while (queue.length) {
-      const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
-      if (k) {
-        matches += k;
-        if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
-        if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
-      }
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+    return [besti, bestj, bestsize];
+  }
+  let matches = 0;
+  const queue = [[0, a.length, 0, b.length]];
+  while (queue.length) {
+    const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
+    if (k) {
+      matches += k;
+      if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
+      if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
     }
-    const total = a.length + b.length;
-    return total ? 2.0 * matches / total : 1.0;
   }
-  function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
-    return x.length < y.length;
-  }
-  // difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
-  // going to the greater name (heapq.nlargest over (ratio, name)).
-  function _rt_close_match(key, names) {
-    const b = Array.from(key, c => c.codePointAt(0));
-    let best = null, bestPoints = null, score = -1;
-    for (const n of names) {
-      const points = Array.from(n, c => c.codePointAt(0));
-      const r = _rt_ratio(points, b);
-      if (r < 0.6) continue;
-      if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
-        best = n; bestPoints = points; score = r;
-      }
+  const total = a.length + b.length;
+  return total ? 2.0 * matches / total : 1.0;
+}
+function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
+  return x.length < y.length;
+}
+// difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
+// going to the greater name (heapq.nlargest over (ratio, name)).
+function _rt_close_match(key, names) {
+  const b = Array.from(key, c => c.codePointAt(0));
+  let best = null, bestPoints = null, score = -1;
+  for (const n of names) {
+    const points = Array.from(n, c => c.codePointAt(0));
+    const r = _rt_ratio(points, b);
+    if (r < 0.6) continue;
+    if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
+      best = n; bestPoints = points; score = r;
     }
-    return best;
   }
-  // Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
-  // (a ratio of at least 0.6), or null; for tools that check words from chat text.
-  function close_match(key, names) {
-    if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
-    return _rt_close_match(key, Array.from(names, String));
-  }
-  // Find an entry by object, id or Chinese name (core.lookup).
-  function _rt_lookup(table, key, what, cls) {
-    if (key instanceof cls) return key;
-    if (typeof key === 'string') {
-      const entry = table.get(key);
-      if (entry !== undefined) return entry;
-      for (const candidate of table.values()) {
-        if (candidate.name === key) return candidate;
-      }
-      const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
-      const close = _rt_close_match(key, names);
-      const hint = close !== null ? `，是否想找“${close}”？` : '';
-      throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
-    }
-    throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
-  }
-  function _rt_index(table, key, what) {
+  return best;
+}
+// Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+// (a ratio of at least 0.6), or null; for tools that check words from chat text.
+function close_match(key, names) {
+  if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+  return _rt_close_match(key, Array.from(names, String));
+}
+// Find an entry by object, id or Chinese name (core.lookup).
+function _rt_lookup(table, key, what, cls) {
+  if (key instanceof cls) return key;
+  if (typeof key === 'string') {
     const entry = table.get(key);
-    if (entry === undefined) throw new UnknownEntry(`没有${what}为${key}的条目`, {key: key});
-    return entry;
+    if (entry !== undefined) return entry;
+    for (const candidate of table.values()) {
+      if (candidate.name === key) return candidate;
+    }
+    const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
+    const close = _rt_close_match(key, names);
+    const hint = close !== null ? `，是否想找“${close}”？` : '';
+    throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
   }
+  throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
+}
+function _rt_index(table, key, what) {
+  const entry = table.get(key);
+  if (entry === undefined) throw new UnknownEntry(`没有${what}为${key}的条目`, {key: key});
+  return entry;
+}
 
-  // A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
-  // size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
-  // reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
-  // table under another.
-  const _rt_FROZEN = new WeakMap();
-  class FrozenMap {
-    constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
-    get size() { return _rt_FROZEN.get(this).size; }
-    get(key) { return _rt_FROZEN.get(this).get(key); }
-    has(key) { return _rt_FROZEN.get(this).has(key); }
-    keys() { return _rt_FROZEN.get(this).keys(); }
-    values() { return _rt_FROZEN.get(this).values(); }
-    entries() { return _rt_FROZEN.get(this).entries(); }
-    forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
-    [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
-    set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
-    delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
-    clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
-    toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
-  }
-  Object.freeze(FrozenMap.prototype);
-  function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
+// A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
+// size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
+// reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
+// table under another.
+const _rt_FROZEN = new WeakMap();
+class FrozenMap {
+  constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
+  get size() { return _rt_FROZEN.get(this).size; }
+  get(key) { return _rt_FROZEN.get(this).get(key); }
+  has(key) { return _rt_FROZEN.get(this).has(key); }
+  keys() { return _rt_FROZEN.get(this).keys(); }
+  values() { return _rt_FROZEN.get(this).values(); }
+  entries() { return _rt_FROZEN.get(this).entries(); }
+  forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
+  [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
+  set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
+  delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
+  clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
+  toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
+}
+Object.freeze(FrozenMap.prototype);
+function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
 
-  // ---- values, sentences, records ----
-  function _rt_plain(value) {
-    if (value !== null && typeof value === 'object') {
-      if (typeof value.toDict === 'function') return value.toDict();
-      if (Array.isArray(value)) return value.map(_rt_plain);
-      const out = {};
-      for (const k of Object.keys(value)) out[k] = _rt_plain(value[k]);
-      return out;
-    }
-    return value;
+// ---- values, sentences, records ----
+function _rt_plain(value) {
+  if (value !== null && typeof value === 'object') {
+    if (typeof value.toDict === 'function') return value.toDict();
+    if (Array.isArray(value)) return value.map(_rt_plain);
+    const out = {};
+    for (const k of Object.keys(value)) out[k] = _rt_plain(value[k]);
+    return out;
   }
-  // A value as it reads in a trace sentence (core.fmt).
-  function _rt_fmt(value) {
-    if (value === true) return '是';
-    if (value === false) return '否';
-    if (value === null || value === undefined) return '无';
-    if (typeof value === 'object' && typeof value.name === 'string') return value.name;
-    return String(value);
+  return value;
+}
+// A value as it reads in a trace sentence (core.fmt).
+function _rt_fmt(value) {
+  if (value === true) return '是';
+  if (value === false) return '否';
+  if (value === null || value === undefined) return '无';
+  if (typeof value === 'object' && typeof value.name === 'string') return value.name;
+  return String(value);
+}
+// An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
+function shown(value, table) {
+  if (_rt_is_table(table) && typeof value === 'string') {
+    return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
   }
-  // An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
-  function shown(value, table) {
-    if (_rt_is_table(table) && typeof value === 'string') {
-      return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
-    }
-    return _rt_fmt(value);
-  }
-  function _rt_faces_text(faces, added) {
-    added = added || [];
-    if (faces.length === 1 && added.length === 0) return `[${faces[0]}]`;
-    if (!added.some(a => a)) return '[' + faces.join(', ') + ']';
-    return '[' + faces.map((f, i) => (added[i] ? `${f}+` : String(f))).join(', ') + ']';
-  }
-  function _rt_signed(n) { return n >= 0 ? `+${n}` : String(n); }
+  return _rt_fmt(value);
+}
+function _rt_faces_text(faces, added) {
+  added = added || [];
+  if (faces.length === 1 && added.length === 0) return `[${faces[0]}]`;
+  if (!added.some(a => a)) return '[' + faces.join(', ') + ']';
+  return '[' + faces.map((f, i) => (added[i] ? `${f}+` : String(f))).join(', ') + ']';
+}
+function _rt_signed(n) { return n >= 0 ? `+${n}` : String(n); }
 
-  // One line of a resolution trace: a step kind, a sentence and its numbers.
-  class TraceStep {
-    constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      const values = {};
-      for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
-      return {kind: this.kind, text: this.text, values: values};
-    }
+// One line of a resolution trace: a step kind, a sentence and its numbers.
+class TraceStep {
+  constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    const values = {};
+    for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
+    return {kind: this.kind, text: this.text, values: values};
   }
-  // What every procedure's result has besides its fields (core.Result).
-  class Result {
-    outcome() { return this.constructor.FIELDS.map(f => this[f]); }
-    // The trace as sentences, one per line; with gm = true also the lines only the game master sees.
-    text(gm) {
-      return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      const out = {procedure: this.constructor.PROCEDURE};
-      for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
-      out.rolls = this.rolls.map(r => r.toDict());
-      out.trace = this.trace.map(s => s.toDict());
-      return out;
-    }
+}
+// What every procedure's result has besides its fields (core.Result).
+class Result {
+  outcome() { return this.constructor.FIELDS.map(f => this[f]); }
+  // The trace as sentences, one per line; with gm = true also the lines only the game master sees.
+  text(gm) {
+    return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
   }
-  function _rt_result(cls, values, rolls, trace) {
-    const out = new cls();
-    const fields = cls.FIELDS;
-    for (let i = 0; i < fields.length; i++) out[fields[i]] = values[i];
-    out.rolls = Object.freeze(rolls);
-    out.trace = Object.freeze(trace);
-    return Object.freeze(out);
+  toJSON() { return this.toDict(); }
+  toDict() {
+    const out = {procedure: this.constructor.PROCEDURE};
+    for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
+    out.rolls = this.rolls.map(r => r.toDict());
+    out.trace = this.trace.map(s => s.toDict());
+    return out;
   }
+}
+function _rt_result(cls, values, rolls, trace) {
+  const out = new cls();
+  const fields = cls.FIELDS;
+  for (let i = 0; i < fields.length; i++) out[fields[i]] = values[i];
+  out.rolls = Object.freeze(rolls);
+  out.trace = Object.freeze(trace);
+  return Object.freeze(out);
+}
 
 
-  // Dice sources (sources.py in JavaScript): seeded, fixed and crypto-backed dice, and dice values.
-  // Part of the runtime every generated JavaScript module carries (after runtime.js).
-  // ---- dice sources (sources.py) ----
-  // A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
-  class DiceValue {
-    constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() { return this.text; }
+// Dice sources (sources.py in JavaScript): seeded, fixed and crypto-backed dice, and dice values.
+// Part of the runtime every generated JavaScript module carries (after runtime.js).
+// ---- dice sources (sources.py) ----
+// A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
+class DiceValue {
+  constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() { return this.text; }
+}
+function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
+function _rt_dice_count(value) {
+  if (value === null) return 0;
+  const terms = value.terms;
+  if (terms.length === 1) return terms[0][0];
+  let n = 0;
+  for (const t of terms) n += t[0];
+  return n;
+}
+const _rt_MADE = new Map();
+function _rt_make_dice(count, sides) {
+  const key = count + 'd' + sides;
+  let value = _rt_MADE.get(key);
+  if (value === undefined) {
+    if (count < 0 || sides < 1) throw new RuleError(`无法掷${count}d${sides}：骰子数不能为负，面数至少为1`);
+    value = new DiceValue(`${count}d${sides}`, count ? [[count, sides]] : [], 0);
+    if (_rt_MADE.size < 4096) _rt_MADE.set(key, value);
   }
-  function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
-  function _rt_dice_count(value) {
-    if (value === null) return 0;
-    const terms = value.terms;
-    if (terms.length === 1) return terms[0][0];
-    let n = 0;
-    for (const t of terms) n += t[0];
-    return n;
-  }
-  const _rt_MADE = new Map();
-  function _rt_make_dice(count, sides) {
-    const key = count + 'd' + sides;
-    let value = _rt_MADE.get(key);
-    if (value === undefined) {
-      if (count < 0 || sides < 1) throw new RuleError(`无法掷${count}d${sides}：骰子数不能为负，面数至少为1`);
-      value = new DiceValue(`${count}d${sides}`, count ? [[count, sides]] : [], 0);
-      if (_rt_MADE.size < 4096) _rt_MADE.set(key, value);
-    }
-    return value;
-  }
+  return value;
+}
 
-  // The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
-  // here rolls the same faces as SeededDice(seed) in the Python package.
-  class _MersenneTwister {
-    constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
-      this.mt = new Uint32Array(624);
-      this.index = 624;
-      this.seedArray(key);
+// The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
+// here rolls the same faces as SeededDice(seed) in the Python package.
+class _MersenneTwister {
+  constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
+    this.mt = new Uint32Array(624);
+    this.index = 624;
+    this.seedArray(key);
+  }
+  seedArray(key) {
+    const mt = this.mt;
+    mt[0] = 19650218;
+    for (let i = 1; i < 624; i++) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = Math.imul(1812433253, p) + i;
     }
-    seedArray(key) {
-      const mt = this.mt;
-      mt[0] = 19650218;
-      for (let i = 1; i < 624; i++) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = Math.imul(1812433253, p) + i;
+    let i = 1, j = 0;
+    for (let k = Math.max(624, key.length); k > 0; k--) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = ((mt[i] ^ Math.imul(p, 1664525)) >>> 0) + key[j] + j;
+      i++; j++;
+      if (i >= 624) { mt[0] = mt[623]; i = 1; }
+      if (j >= key.length) j = 0;
+    }
+    for (let k = 623; k > 0; k--) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = ((mt[i] ^ Math.imul(p, 1566083941)) >>> 0) - i;
+      i++;
+      if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000;
+  }
+  next32() {
+    const mt = this.mt;
+    if (this.index >= 624) {
+      let kk = 0, y;
+      for (; kk < 227; kk++) {
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
+        mt[kk] = mt[kk + 397] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
       }
-      let i = 1, j = 0;
-      for (let k = Math.max(624, key.length); k > 0; k--) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = ((mt[i] ^ Math.imul(p, 1664525)) >>> 0) + key[j] + j;
-        i++; j++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-        if (j >= key.length) j = 0;
+      for (; kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
+        mt[kk] = mt[kk - 227] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
       }
-      for (let k = 623; k > 0; k--) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = ((mt[i] ^ Math.imul(p, 1566083941)) >>> 0) - i;
-        i++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-      }
-      mt[0] = 0x80000000;
+      y = (mt[623] & 0x80000000) | (mt[0] & 0x7fffffff);
+      mt[623] = mt[396] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
+      this.index = 0;
     }
-    next32() {
-      const mt = this.mt;
-      if (this.index >= 624) {
-        let kk = 0, y;
-        for (; kk < 227; kk++) {
-          y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
-          mt[kk] = mt[kk + 397] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        }
-        for (; kk < 623; kk++) {
-          y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
-          mt[kk] = mt[kk - 227] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        }
-        y = (mt[623] & 0x80000000) | (mt[0] & 0x7fffffff);
-        mt[623] = mt[396] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        this.index = 0;
-      }
-      let y = mt[this.index++];
-      y ^= y >>> 11;
-      y ^= (y << 7) & 0x9d2c5680;
-      y ^= (y << 15) & 0xefc60000;
-      y ^= y >>> 18;
-      return y >>> 0;
-    }
-    random() {
-      const a = this.next32() >>> 5, b = this.next32() >>> 6;
-      return (a * 67108864 + b) / 9007199254740992;
-    }
+    let y = mt[this.index++];
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= y >>> 18;
+    return y >>> 0;
   }
-  // An integer seed's absolute value as 32-bit words, least significant first (as CPython's
-  // init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
-  function _rt_seed_words(seed) {
-    let digits;
-    if (typeof seed === 'number') {
-      if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
-        throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
-      }
-      digits = String(Math.abs(seed));
-    } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
-      digits = String(seed).replace(/^-/, '');
-    } else {
+  random() {
+    const a = this.next32() >>> 5, b = this.next32() >>> 6;
+    return (a * 67108864 + b) / 9007199254740992;
+  }
+}
+// An integer seed's absolute value as 32-bit words, least significant first (as CPython's
+// init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
+function _rt_seed_words(seed) {
+  let digits;
+  if (typeof seed === 'number') {
+    if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
       throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
     }
-    const words = [0];
-    for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
-      let carry = digits.charCodeAt(i) - 48;
-      for (let w = 0; w < words.length; w++) {
-        const v = words[w] * 10 + carry;
-        words[w] = v % 4294967296;
-        carry = Math.floor(v / 4294967296);
-      }
-      if (carry) words.push(carry);
-    }
-    while (words.length > 1 && words[words.length - 1] === 0) words.pop();
-    return words;
+    digits = String(Math.abs(seed));
+  } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+    digits = String(seed).replace(/^-/, '');
+  } else {
+    throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
   }
-  // Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
-  // replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
-  // The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
-  // string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
-  class SeededDice {
-    constructor(seed) {
-      if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
-      const twister = new _MersenneTwister(_rt_seed_words(seed));
-      this.random = () => twister.random();
-      // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
-      // is a source of its own, checked like any other).
-      if (new.target === SeededDice) Object.freeze(this);
+  const words = [0];
+  for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
+    let carry = digits.charCodeAt(i) - 48;
+    for (let w = 0; w < words.length; w++) {
+      const v = words[w] * 10 + carry;
+      words[w] = v % 4294967296;
+      carry = Math.floor(v / 4294967296);
     }
-    die(sides) { return Math.floor(this.random() * sides) + 1; }
+    if (carry) words.push(carry);
   }
-  // Faces given in advance, consumed in order; for tests and worked examples.
-  class FixedDice {
-    constructor(faces) {
-      this.faces = Array.from(faces); this.used = 0;
-      if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
-    }
-    die(sides) {
-      if (this.used >= this.faces.length) {
-        throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
-                                {needed: this.used + 1, given: this.faces.length});
-      }
-      const face = this.faces[this.used];
-      if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
-        throw new BadFace(`第${this.used + 1}个骰面${_rt_repr(face)}不是d${sides}能掷出的点数`, {index: this.used});
-      }
-      this.used += 1;
-      return face;
-    }
-    get remaining() { return this.faces.length - this.used; }
+  while (words.length > 1 && words[words.length - 1] === 0) words.pop();
+  return words;
+}
+// Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
+// replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
+// The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
+// string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
+class SeededDice {
+  constructor(seed) {
+    if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
+    const twister = new _MersenneTwister(_rt_seed_words(seed));
+    this.random = () => twister.random();
+    // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
+    // is a source of its own, checked like any other).
+    if (new.target === SeededDice) Object.freeze(this);
   }
+  die(sides) { return Math.floor(this.random() * sides) + 1; }
+}
+// Faces given in advance, consumed in order; for tests and worked examples.
+class FixedDice {
+  constructor(faces) {
+    this.faces = Array.from(faces); this.used = 0;
+    if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
+  }
+  die(sides) {
+    if (this.used >= this.faces.length) {
+      throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
+                              {needed: this.used + 1, given: this.faces.length});
+    }
+    const face = this.faces[this.used];
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`第${this.used + 1}个骰面${_rt_repr(face)}不是d${sides}能掷出的点数`, {index: this.used});
+    }
+    this.used += 1;
+    return face;
+  }
+  get remaining() { return this.faces.length - this.used; }
+}
 
 
-  // The dice engines (pool.py, d20.py, damage.py in JavaScript): rolling and their sentences.
-  // Part of the runtime every generated JavaScript module carries (after sources.js).
-  // ---- the success-counting pool (pool.py) ----
-  class PoolSpec {
-    constructor(sides, successAt, addAt, prefix, botDefaultAddAt) {
-      this.sides = sides;
-      this.success_at = successAt;
-      this.add_at = addAt > 0 ? addAt : sides + 1;
-      this.prefix = prefix;
-      this.bot_default_add_at = botDefaultAddAt;
-    }
-    command(dice, extras) {
-      let text = `${this.prefix}${dice}`;
-      if (this.add_at !== this.bot_default_add_at && this.add_at <= this.sides) text += `a${this.add_at}`;
-      if (extras > 0) text += `+${extras}`;
-      else if (extras < 0) text += `${extras}`;
-      return text;
+// The dice engines (pool.py, d20.py, damage.py in JavaScript): rolling and their sentences.
+// Part of the runtime every generated JavaScript module carries (after sources.js).
+// ---- the success-counting pool (pool.py) ----
+class PoolSpec {
+  constructor(sides, successAt, addAt, prefix, botDefaultAddAt) {
+    this.sides = sides;
+    this.success_at = successAt;
+    this.add_at = addAt > 0 ? addAt : sides + 1;
+    this.prefix = prefix;
+    this.bot_default_add_at = botDefaultAddAt;
+  }
+  command(dice, extras) {
+    let text = `${this.prefix}${dice}`;
+    if (this.add_at !== this.bot_default_add_at && this.add_at <= this.sides) text += `a${this.add_at}`;
+    if (extras > 0) text += `+${extras}`;
+    else if (extras < 0) text += `${extras}`;
+    return text;
+  }
+}
+class PoolRoll {
+  constructor(dice, extras, faces, added, successes, command, allSucceed) {
+    this.dice = dice; this.extras = extras; this.faces = faces; this.added = added;
+    this.successes = successes; this.command = command; this.all_succeed = allSucceed;
+    Object.freeze(this);
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
+            added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
+  }
+}
+// The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
+// its ruleset's declared limit, and no pool is ever rolled without one.
+const _rt_ADDED_DICE = 1000;
+function _rt_too_many_added(maxAdded) {
+  return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
+                           '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
+}
+function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  const command = spec.command(dice, extras);
+  if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
+  const faces = [], added = [];
+  let successes = 0, pending = dice, rolled = 0, left = maxAdded;
+  while (pending > 0) {
+    pending -= 1;
+    const face = source.die(spec.sides);
+    faces.push(face);
+    added.push(rolled >= dice);
+    rolled += 1;
+    if (face >= spec.success_at) successes += 1;
+    if (face >= spec.add_at) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      pending += 1;
     }
   }
-  class PoolRoll {
-    constructor(dice, extras, faces, added, successes, command, allSucceed) {
-      this.dice = dice; this.extras = extras; this.faces = faces; this.added = added;
-      this.successes = successes; this.command = command; this.all_succeed = allSucceed;
-      Object.freeze(this);
+  return new PoolRoll(dice, extras, faces, added, successes, command, false);
+}
+function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  let successes = 0, left = maxAdded;
+  while (n > 0) {
+    n -= 1;
+    const face = dice.die(sides);
+    if (face >= successAt) successes += 1;
+    if (face >= addAt) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      n += 1;
     }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
-              added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
-    }
   }
-  // The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
-  // its ruleset's declared limit, and no pool is ever rolled without one.
-  const _rt_ADDED_DICE = 1000;
-  function _rt_too_many_added(maxAdded) {
-    return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
-                             '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
-  }
-  function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
-    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
-    const command = spec.command(dice, extras);
-    if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
-    const faces = [], added = [];
-    let successes = 0, pending = dice, rolled = 0, left = maxAdded;
-    while (pending > 0) {
-      pending -= 1;
-      const face = source.die(spec.sides);
-      faces.push(face);
-      added.push(rolled >= dice);
-      rolled += 1;
-      if (face >= spec.success_at) successes += 1;
-      if (face >= spec.add_at) {
-        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
-        left -= 1;
-        pending += 1;
-      }
-    }
-    return new PoolRoll(dice, extras, faces, added, successes, command, false);
-  }
-  function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
-    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
-    let successes = 0, left = maxAdded;
-    while (n > 0) {
-      n -= 1;
-      const face = dice.die(sides);
-      if (face >= successAt) successes += 1;
-      if (face >= addAt) {
-        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
-        left -= 1;
-        n += 1;
-      }
-    }
-    return successes;
-  }
-  function _rt_pool_sentence(label, roll) {
-    if (roll.all_succeed) return `${label}：${roll.command}，所有${roll.dice}个骰子均视为成功（不加骰）`;
-    const extras = roll.extras ? `（另有附加成功${roll.extras}）` : '';
-    if (roll.dice === 0) return `${label}：没有骰子可掷，成功数${roll.successes}${extras}`;
-    return `${label}：掷${roll.command}，骰面${_rt_faces_text(roll.faces, roll.added)}，成功数${roll.successes}${extras}`;
-  }
+  return successes;
+}
+function _rt_pool_sentence(label, roll) {
+  if (roll.all_succeed) return `${label}：${roll.command}，所有${roll.dice}个骰子均视为成功（不加骰）`;
+  const extras = roll.extras ? `（另有附加成功${roll.extras}）` : '';
+  if (roll.dice === 0) return `${label}：没有骰子可掷，成功数${roll.successes}${extras}`;
+  return `${label}：掷${roll.command}，骰面${_rt_faces_text(roll.faces, roll.added)}，成功数${roll.successes}${extras}`;
+}
 
-  // ---- the d20 with advantage layers (d20.py) ----
-  class D20Roll {
-    constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
+// ---- the d20 with advantage layers (d20.py) ----
+class D20Roll {
+  constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
+}
+function _rt_roll_d20(source, layers) {
+  if (layers === 0) {
+    const face = source.die(20);
+    return new D20Roll([face], face, 0);
   }
-  function _rt_roll_d20(source, layers) {
-    if (layers === 0) {
-      const face = source.die(20);
-      return new D20Roll([face], face, 0);
-    }
-    const faces = [];
-    for (let i = 0; i < Math.abs(layers) + 1; i++) faces.push(source.die(20));
-    return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
+  const faces = [];
+  for (let i = 0; i < Math.abs(layers) + 1; i++) faces.push(source.die(20));
+  return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
+}
+function _rt_d20_natural(dice, layers) {
+  if (layers === 0) return dice.die(20);
+  let kept = dice.die(20);
+  for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
+    const face = dice.die(20);
+    if (layers > 0 ? face > kept : face < kept) kept = face;
   }
-  function _rt_d20_natural(dice, layers) {
-    if (layers === 0) return dice.die(20);
-    let kept = dice.die(20);
-    for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
-      const face = dice.die(20);
-      if (layers > 0 ? face > kept : face < kept) kept = face;
-    }
-    return kept;
-  }
-  function _rt_d20_sentence(label, roll) {
-    if (roll.layers === 0) return `${label}：掷d20得${roll.natural}`;
-    const mode = `${Math.abs(roll.layers)}重${roll.layers > 0 ? '优势' : '劣势'}`;
-    return `${label}：${mode}，掷${roll.faces.length}个d20 ${_rt_faces_text(roll.faces)}，取${roll.natural}`;
-  }
+  return kept;
+}
+function _rt_d20_sentence(label, roll) {
+  if (roll.layers === 0) return `${label}：掷d20得${roll.natural}`;
+  const mode = `${Math.abs(roll.layers)}重${roll.layers > 0 ? '优势' : '劣势'}`;
+  return `${label}：${mode}，掷${roll.faces.length}个d20 ${_rt_faces_text(roll.faces)}，取${roll.natural}`;
+}
 
-  // ---- damage dice (damage.py) ----
-  class DamageRoll {
-    constructor(faces, total, crit, expression) {
-      this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
+// ---- damage dice (damage.py) ----
+class DamageRoll {
+  constructor(faces, total, crit, expression) {
+    this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
+  }
+}
+function _rt_terms_text(terms, crit) {
+  const mult = crit ? 2 : 1;
+  return terms.map(t => `${t[0] * mult}d${t[1]}`).join('+') || '0';
+}
+function _rt_roll_damage(source, terms, crit) {
+  const faces = [];
+  for (let pass = crit ? 2 : 1; pass > 0; pass--) {
+    for (const t of terms) for (let i = 0; i < t[0]; i++) faces.push(source.die(t[1]));
+  }
+  let total = 0;
+  for (const f of faces) total += f;
+  return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
+}
+function _rt_damage_total(dice, terms, crit) {
+  if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
+    const sides = terms[0][1];
+    return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
+  }
+  let total = 0;
+  for (let pass = crit ? 2 : 1; pass > 0; pass--) {
+    for (let j = 0; j < terms.length; j++) {
+      const count = terms[j][0], sides = terms[j][1];
+      for (let i = 0; i < count; i++) total += dice.die(sides);
     }
   }
-  function _rt_terms_text(terms, crit) {
-    const mult = crit ? 2 : 1;
-    return terms.map(t => `${t[0] * mult}d${t[1]}`).join('+') || '0';
-  }
-  function _rt_roll_damage(source, terms, crit) {
-    const faces = [];
-    for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (const t of terms) for (let i = 0; i < t[0]; i++) faces.push(source.die(t[1]));
-    }
-    let total = 0;
-    for (const f of faces) total += f;
-    return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
-  }
-  function _rt_damage_total(dice, terms, crit) {
-    if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
-      const sides = terms[0][1];
-      return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
-    }
-    let total = 0;
-    for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (let j = 0; j < terms.length; j++) {
-        const count = terms[j][0], sides = terms[j][1];
-        for (let i = 0; i < count; i++) total += dice.die(sides);
-      }
-    }
-    return total;
-  }
-  function _rt_damage_sentence(label, roll, flat) {
-    const bonus = flat ? _rt_signed(flat) : '';
-    const crit = roll.crit ? '（重击，伤害骰掷两次）' : '';
-    return `${label}：掷${roll.expression}${bonus}${crit}，骰面${_rt_faces_text(roll.faces)}，合计${roll.total + flat}`;
-  }
+  return total;
+}
+function _rt_damage_sentence(label, roll, flat) {
+  const bonus = flat ? _rt_signed(flat) : '';
+  const crit = roll.crit ? '（重击，伤害骰掷两次）' : '';
+  return `${label}：掷${roll.expression}${bonus}${crit}，骰面${_rt_faces_text(roll.faces)}，合计${roll.total + flat}`;
+}
 
 
-  // Exact odds (odds.py in JavaScript): distributions of pools, d20 layers and damage dice, and the
-  // enumeration of a procedure's outcomes. Part of the runtime every generated JavaScript module carries.
-  // ---- exact odds (odds.py) ----
-  const _rt_TAIL = 1e-16;
-  const _rt_NEGLIGIBLE = 1e-15;
-  class PoolOdds {
-    constructor(probs, dropped) {
-      this.probs = probs;
-      this.dropped = dropped;
-      this._items = [];
-      let skipped = dropped;
-      for (let m = 0; m < probs.length; m++) {
-        if (probs[m] >= _rt_NEGLIGIBLE) this._items.push([m, probs[m]]);
-      }
-      let small = 0;
-      for (const p of probs) if (p < _rt_NEGLIGIBLE) small += p;
-      this.skipped = skipped + small;
+// Exact odds (odds.py in JavaScript): distributions of pools, d20 layers and damage dice, and the
+// enumeration of a procedure's outcomes. Part of the runtime every generated JavaScript module carries.
+// ---- exact odds (odds.py) ----
+const _rt_TAIL = 1e-16;
+const _rt_NEGLIGIBLE = 1e-15;
+class PoolOdds {
+  constructor(probs, dropped) {
+    this.probs = probs;
+    this.dropped = dropped;
+    this._items = [];
+    let skipped = dropped;
+    for (let m = 0; m < probs.length; m++) {
+      if (probs[m] >= _rt_NEGLIGIBLE) this._items.push([m, probs[m]]);
     }
-    items() { return this._items; }
-    mean() { let s = 0; for (let m = 0; m < this.probs.length; m++) s += m * this.probs[m]; return s; }
+    let small = 0;
+    for (const p of probs) if (p < _rt_NEGLIGIBLE) small += p;
+    this.skipped = skipped + small;
   }
-  const _rt_LOG_FACTORIALS = [0];
-  function _rt_log_factorial(n) {
-    while (_rt_LOG_FACTORIALS.length <= n) {
-      const k = _rt_LOG_FACTORIALS.length;
-      _rt_LOG_FACTORIALS.push(_rt_LOG_FACTORIALS[k - 1] + Math.log(k));
+  items() { return this._items; }
+  mean() { let s = 0; for (let m = 0; m < this.probs.length; m++) s += m * this.probs[m]; return s; }
+}
+const _rt_LOG_FACTORIALS = [0];
+function _rt_log_factorial(n) {
+  while (_rt_LOG_FACTORIALS.length <= n) {
+    const k = _rt_LOG_FACTORIALS.length;
+    _rt_LOG_FACTORIALS.push(_rt_LOG_FACTORIALS[k - 1] + Math.log(k));
+  }
+  return _rt_LOG_FACTORIALS[n];
+}
+function _rt_binom(n, k) {
+  if (k < 0 || k > n) return 0;
+  k = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = c * (n - k + i) / i;
+  return Math.round(c) < 9007199254740992 ? Math.round(c) : c;
+}
+function _rt_log_binom(n, k) { return _rt_log_factorial(n) - _rt_log_factorial(k) - _rt_log_factorial(n - k); }
+function _rt_xlogy(x, y) {
+  if (x === 0) return 0;
+  return y > 0 ? x * Math.log(y) : -Infinity;
+}
+function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
+const _rt_POOL_CACHE = new Map();
+// The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
+// (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
+function pool_distribution(dice, sides, successAt, addAt, cached) {
+  for (const v of [dice, sides, successAt, addAt]) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
+      throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
     }
-    return _rt_LOG_FACTORIALS[n];
   }
-  function _rt_binom(n, k) {
-    if (k < 0 || k > n) return 0;
-    k = Math.min(k, n - k);
-    let c = 1;
-    for (let i = 1; i <= k; i++) c = c * (n - k + i) / i;
-    return Math.round(c) < 9007199254740992 ? Math.round(c) : c;
+  if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
+    : _rt_pool_distribution(dice, sides, successAt, addAt);
+}
+function _rt_pool_distribution(dice, sides, successAt, addAt) {
+  const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
+  let found = _rt_POOL_CACHE.get(key);
+  if (found === undefined) {
+    found = _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL);
+    if (_rt_POOL_CACHE.size >= 4096) _rt_POOL_CACHE.clear();
+    _rt_POOL_CACHE.set(key, found);
   }
-  function _rt_log_binom(n, k) { return _rt_log_factorial(n) - _rt_log_factorial(k) - _rt_log_factorial(n - k); }
-  function _rt_xlogy(x, y) {
-    if (x === 0) return 0;
-    return y > 0 ? x * Math.log(y) : -Infinity;
+  return found;
+}
+function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
+  if (dice <= 0) return new PoolOdds([1.0], 0.0);
+  if (addAt <= 0 || addAt > sides) addAt = sides + 1;
+  let nS = 0, nQ = 0, nR = 0;
+  for (let f = 1; f <= sides; f++) {
+    const s = f >= successAt, a = f >= addAt;
+    if (s && !a) nS++;
+    else if (s && a) nQ++;
+    else if (a) nR++;
   }
-  function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
-  const _rt_POOL_CACHE = new Map();
-  // The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
-  // (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
-  function pool_distribution(dice, sides, successAt, addAt, cached) {
-    for (const v of [dice, sides, successAt, addAt]) {
-      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
-        throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
-      }
+  const nF = sides - nS - nQ - nR;
+  if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
+  const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
+  const d = 1.0 - r, n = dice, ratio = q / d;
+  const inFloats = n * -Math.log(pF + pS) < 600;
+  const a = [], b = [];
+  if (inFloats && n <= 1000) {
+    for (let j = 0; j <= n; j++) a.push(_rt_binom(n, j) * Math.pow(pF, n - j) * Math.pow(pS, j));
+    b.push(Math.pow(d, -n));
+  } else if (inFloats) {  // C(n, j) alone overflows past about 1,030 dice: a_j from its logarithm
+    for (let j = 0; j <= n; j++) a.push(_rt_exp(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF) + _rt_xlogy(j, pS)));
+    b.push(Math.pow(d, -n));
+  } else {
+    for (let j = 0; j <= n; j++) a.push(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF / d) + _rt_xlogy(j, pS / d));
+    b.push(0.0);
+  }
+  const logRatio = ratio > 0 ? Math.log(ratio) : -Infinity;
+  const probs = [];
+  let dropped = 0.0, m = 0;
+  for (;;) {
+    while (b.length <= m) {
+      const k = b.length, prev = b[k - 1];
+      b.push(inFloats ? prev * (n + k - 1) / k * ratio : prev + Math.log((n + k - 1) / k) + logRatio);
     }
-    if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
-    return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
-      : _rt_pool_distribution(dice, sides, successAt, addAt);
-  }
-  function _rt_pool_distribution(dice, sides, successAt, addAt) {
-    const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
-    let found = _rt_POOL_CACHE.get(key);
-    if (found === undefined) {
-      found = _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL);
-      if (_rt_POOL_CACHE.size >= 4096) _rt_POOL_CACHE.clear();
-      _rt_POOL_CACHE.set(key, found);
-    }
-    return found;
-  }
-  function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
-    if (dice <= 0) return new PoolOdds([1.0], 0.0);
-    if (addAt <= 0 || addAt > sides) addAt = sides + 1;
-    let nS = 0, nQ = 0, nR = 0;
-    for (let f = 1; f <= sides; f++) {
-      const s = f >= successAt, a = f >= addAt;
-      if (s && !a) nS++;
-      else if (s && a) nQ++;
-      else if (a) nR++;
-    }
-    const nF = sides - nS - nQ - nR;
-    if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
-    const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
-    const d = 1.0 - r, n = dice, ratio = q / d;
-    const inFloats = n * -Math.log(pF + pS) < 600;
-    const a = [], b = [];
-    if (inFloats && n <= 1000) {
-      for (let j = 0; j <= n; j++) a.push(_rt_binom(n, j) * Math.pow(pF, n - j) * Math.pow(pS, j));
-      b.push(Math.pow(d, -n));
-    } else if (inFloats) {  // C(n, j) alone overflows past about 1,030 dice: a_j from its logarithm
-      for (let j = 0; j <= n; j++) a.push(_rt_exp(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF) + _rt_xlogy(j, pS)));
-      b.push(Math.pow(d, -n));
+    let pm = 0.0;
+    const lo = Math.max(0, m - b.length + 1), hi = Math.min(n, m);
+    if (inFloats) {
+      for (let j = lo; j <= hi; j++) pm += a[j] * b[m - j];
     } else {
-      for (let j = 0; j <= n; j++) a.push(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF / d) + _rt_xlogy(j, pS / d));
-      b.push(0.0);
+      for (let j = lo; j <= hi; j++) pm += _rt_exp(a[j] + b[m - j]);
     }
-    const logRatio = ratio > 0 ? Math.log(ratio) : -Infinity;
-    const probs = [];
-    let dropped = 0.0, m = 0;
-    for (;;) {
-      while (b.length <= m) {
-        const k = b.length, prev = b[k - 1];
-        b.push(inFloats ? prev * (n + k - 1) / k * ratio : prev + Math.log((n + k - 1) / k) + logRatio);
-      }
-      let pm = 0.0;
-      const lo = Math.max(0, m - b.length + 1), hi = Math.min(n, m);
-      if (inFloats) {
-        for (let j = lo; j <= hi; j++) pm += a[j] * b[m - j];
-      } else {
-        for (let j = lo; j <= hi; j++) pm += _rt_exp(a[j] + b[m - j]);
-      }
-      probs.push(pm);
-      m += 1;
-      if (m > n) {
-        if (ratio === 0.0) break;
-        const k = m - n, rho = (n + k) / (k + 1) * ratio;
-        if (rho < 1.0) {
-          const bound = pm * rho / (1.0 - rho);
-          if (bound <= tail) { dropped = bound; break; }
-        }
+    probs.push(pm);
+    m += 1;
+    if (m > n) {
+      if (ratio === 0.0) break;
+      const k = m - n, rho = (n + k) / (k + 1) * ratio;
+      if (rho < 1.0) {
+        const bound = pm * rho / (1.0 - rho);
+        if (bound <= tail) { dropped = bound; break; }
       }
     }
-    while (probs.length > 1 && probs[probs.length - 1] === 0.0) probs.pop();
-    return new PoolOdds(probs, dropped);
   }
-  function _rt_all_succeed_distribution(dice) {
-    const n = Math.max(dice, 0), probs = [];
-    for (let i = 0; i <= n; i++) probs.push(i === n ? 1.0 : 0.0);
-    return new PoolOdds(probs, 0.0);
-  }
-  const _rt_D20_CACHE = new Map();
-  function _rt_d20_distribution(layers) {
-    let out = _rt_D20_CACHE.get(layers);
-    if (out === undefined) {
-      const n = Math.abs(layers) + 1, denom = Math.pow(20, n);
-      out = [];
-      for (let v = 1; v <= 20; v++) {
-        const p = layers >= 0 ? (Math.pow(v, n) - Math.pow(v - 1, n)) / denom
-          : (Math.pow(21 - v, n) - Math.pow(20 - v, n)) / denom;
-        out.push([v, p]);
-      }
-      _rt_D20_CACHE.set(layers, out);
+  while (probs.length > 1 && probs[probs.length - 1] === 0.0) probs.pop();
+  return new PoolOdds(probs, dropped);
+}
+function _rt_all_succeed_distribution(dice) {
+  const n = Math.max(dice, 0), probs = [];
+  for (let i = 0; i <= n; i++) probs.push(i === n ? 1.0 : 0.0);
+  return new PoolOdds(probs, 0.0);
+}
+const _rt_D20_CACHE = new Map();
+function _rt_d20_distribution(layers) {
+  let out = _rt_D20_CACHE.get(layers);
+  if (out === undefined) {
+    const n = Math.abs(layers) + 1, denom = Math.pow(20, n);
+    out = [];
+    for (let v = 1; v <= 20; v++) {
+      const p = layers >= 0 ? (Math.pow(v, n) - Math.pow(v - 1, n)) / denom
+        : (Math.pow(21 - v, n) - Math.pow(20 - v, n)) / denom;
+      out.push([v, p]);
     }
-    return out;
+    _rt_D20_CACHE.set(layers, out);
   }
-  function _rt_window(probs, sides, total) {
-    const out = [];
-    let window = 0.0;
-    for (let i = 0; i < total; i++) {
-      if (i < probs.length) window += probs[i];
-      if (i >= sides) window -= probs[i - sides];
-      out.push(window);
-    }
-    return out;
+  return out;
+}
+function _rt_window(probs, sides, total) {
+  const out = [];
+  let window = 0.0;
+  for (let i = 0; i < total; i++) {
+    if (i < probs.length) window += probs[i];
+    if (i >= sides) window -= probs[i - sides];
+    out.push(window);
   }
-  function _rt_add_die(probs, sides) {
-    const share = 1.0 / sides, total = probs.length + sides - 1;
-    const up = _rt_window(probs, sides, total);
-    const down = _rt_window(probs.slice().reverse(), sides, total).reverse();
-    let peak = 0;
-    for (let i = 1; i < total; i++) if (up[i] > up[peak]) peak = i;
-    const out = [];
-    for (let i = 0; i < total; i++) out.push((i <= peak ? up[i] : down[i]) * share);
-    return out;
+  return out;
+}
+function _rt_add_die(probs, sides) {
+  const share = 1.0 / sides, total = probs.length + sides - 1;
+  const up = _rt_window(probs, sides, total);
+  const down = _rt_window(probs.slice().reverse(), sides, total).reverse();
+  let peak = 0;
+  for (let i = 1; i < total; i++) if (up[i] > up[peak]) peak = i;
+  const out = [];
+  for (let i = 0; i < total; i++) out.push((i <= peak ? up[i] : down[i]) * share);
+  return out;
+}
+function _rt_dice_sum_distribution(terms, crit) {
+  let probs = [1.0], low = 0;
+  const mult = crit ? 2 : 1;
+  for (const t of terms) {
+    for (let i = 0; i < t[0] * mult; i++) { probs = _rt_add_die(probs, t[1]); low += 1; }
   }
-  function _rt_dice_sum_distribution(terms, crit) {
-    let probs = [1.0], low = 0;
-    const mult = crit ? 2 : 1;
-    for (const t of terms) {
-      for (let i = 0; i < t[0] * mult; i++) { probs = _rt_add_die(probs, t[1]); low += 1; }
-    }
-    return probs.map((p, i) => [low + i, p]);
+  return probs.map((p, i) => [low + i, p]);
+}
+const _rt_DICE_ITEMS = new Map();
+function _rt_dice_items(terms, flat, crit) {
+  const key = JSON.stringify(terms) + ',' + flat + ',' + crit;
+  let out = _rt_DICE_ITEMS.get(key);
+  if (out === undefined) {
+    out = _rt_dice_sum_distribution(terms, crit).map(tp => [tp[0] + flat, tp[1]]);
+    if (_rt_DICE_ITEMS.size >= 1024) _rt_DICE_ITEMS.clear();
+    _rt_DICE_ITEMS.set(key, out);
   }
-  const _rt_DICE_ITEMS = new Map();
-  function _rt_dice_items(terms, flat, crit) {
-    const key = JSON.stringify(terms) + ',' + flat + ',' + crit;
-    let out = _rt_DICE_ITEMS.get(key);
-    if (out === undefined) {
-      out = _rt_dice_sum_distribution(terms, crit).map(tp => [tp[0] + flat, tp[1]]);
-      if (_rt_DICE_ITEMS.size >= 1024) _rt_DICE_ITEMS.clear();
-      _rt_DICE_ITEMS.set(key, out);
-    }
-    return out;
+  return out;
+}
+function _rt_count_distribution(single, need, times) {
+  let p = 0;
+  for (let m = 0; m < single.probs.length; m++) if (m >= need) p += single.probs[m];
+  p = Math.min(1.0, Math.max(0.0, p));
+  times = Math.max(times, 0);
+  const probs = [];
+  for (let k = 0; k <= times; k++) {
+    probs.push(times <= 1000 ? _rt_binom(times, k) * Math.pow(p, k) * Math.pow(1.0 - p, times - k)
+      : _rt_exp(_rt_log_binom(times, k) + _rt_xlogy(k, p) + _rt_xlogy(times - k, 1.0 - p)));
   }
-  function _rt_count_distribution(single, need, times) {
-    let p = 0;
-    for (let m = 0; m < single.probs.length; m++) if (m >= need) p += single.probs[m];
-    p = Math.min(1.0, Math.max(0.0, p));
-    times = Math.max(times, 0);
-    const probs = [];
-    for (let k = 0; k <= times; k++) {
-      probs.push(times <= 1000 ? _rt_binom(times, k) * Math.pow(p, k) * Math.pow(1.0 - p, times - k)
-        : _rt_exp(_rt_log_binom(times, k) + _rt_xlogy(k, p) + _rt_xlogy(times - k, 1.0 - p)));
-    }
-    return new PoolOdds(probs, single.dropped * times);
-  }
-  const _rt_CERTAIN_ZERO = new PoolOdds([1.0], 0.0);
-  const _rt_ZERO_ITEMS = [[0, 1.0]];
+  return new PoolOdds(probs, single.dropped * times);
+}
+const _rt_CERTAIN_ZERO = new PoolOdds([1.0], 0.0);
+const _rt_ZERO_ITEMS = [[0, 1.0]];
 
-  function _rt_sort_values(values) {
-    return values.sort((x, y) => (typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : Number(x) - Number(y)));
+function _rt_sort_values(values) {
+  return values.sort((x, y) => (typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : Number(x) - Number(y)));
+}
+// The exact outcome distribution of one procedure call (odds.Odds): `outcomes` is a list of
+// [outcome array, probability]; hitProbability and expectedDamage read the fields the procedure
+// declares as its hit and damage; `dropped` is the tail mass left out.
+class Odds {
+  constructor(fields, outcomes, dropped, hit, damage) {
+    this.fields = fields; this.outcomes = outcomes; this.dropped = dropped; this.hit = hit; this.damage = damage;
+    Object.freeze(this);
   }
-  // The exact outcome distribution of one procedure call (odds.Odds): `outcomes` is a list of
-  // [outcome array, probability]; hitProbability and expectedDamage read the fields the procedure
-  // declares as its hit and damage; `dropped` is the tail mass left out.
-  class Odds {
-    constructor(fields, outcomes, dropped, hit, damage) {
-      this.fields = fields; this.outcomes = outcomes; this.dropped = dropped; this.hit = hit; this.damage = damage;
+  total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
+  probability(where) {
+    const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
+    let s = 0;
+    for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
+    return s;
+  }
+  marginal(field) {
+    const i = this._field(field), acc = new Map();
+    for (const o of this.outcomes) acc.set(o[0][i], (acc.get(o[0][i]) || 0) + o[1]);
+    const out = new Map();
+    for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
+    return out;
+  }
+  expected(field) {
+    const i = this._field(field);
+    let s = 0;
+    for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
+    return s;
+  }
+  get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
+  get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
+  _field(name) {
+    const i = this.fields.indexOf(name);
+    if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
+    return i;
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {
+      fields: this.fields.slice(),
+      outcomes: this.outcomes.map(o => {
+        const outcome = {};
+        this.fields.forEach((f, i) => { outcome[f] = o[0][i]; });
+        return {outcome: outcome, probability: o[1]};
+      }),
+      hit_field: this.hit, damage_field: this.damage,
+      hit_probability: this.hit === null ? null : this.hit_probability,
+      expected_damage: this.damage === null ? null : this.expected_damage,
+      dropped_tail_mass: this.dropped,
+    };
+  }
+}
+// Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+// enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+// LimitExceeded (an enumeration too big to finish in interactive time), before the work. The
+// innermost loop's body puts one outcome, uncharged: bounded by the charged loops around it.
+class OddsBuilder {
+  constructor(fields, hit, damage, budget) {
+    this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
+    this.left = budget;
+  }
+  put(outcome, p) {
+    const key = JSON.stringify(outcome);
+    const found = this.acc.get(key);
+    if (found === undefined) this.acc.set(key, [outcome, p]);
+    else found[1] += p;
+  }
+  outcomes(p, dist) {
+    const items = dist.items();
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    if (dist.skipped) this.dropped += p * dist.skipped;
+    return items;
+  }
+  each(items) {
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    return items;
+  }
+  drop(p) {
+    if (--this.left < 0) OddsBuilder.exceeded();
+    this.dropped += p;
+  }
+  static exceeded() {
+    throw new LimitExceeded('概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟');
+  }
+  build() { return new Odds(this.fields, Array.from(this.acc.values()), this.dropped, this.hit, this.damage); }
+}
+
+
+// Calls and combatants: the options object of a public call, and combatant records.
+// Part of the runtime every generated JavaScript module carries (last of its files).
+// ---- calls ----
+// The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
+// The result has no prototype: a property another script added to Object.prototype (a shared
+// engine such as SealDice's) can never stand in for an option that was not given.
+function _rt_options(options, keys) {
+  const out = Object.create(null);
+  if (options === undefined || options === null) return out;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    out[k] = options[k];
+  }
+  return out;
+}
+// The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
+// or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
+// as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
+// checks every face; anything else is OutOfBounds.
+function _rt_dice_source(dice) {
+  if (dice !== null && dice !== undefined) {
+    const proto = Object.getPrototypeOf(dice);
+    if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
+      return dice;
+    }
+  }
+  if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
+      || typeof dice.die !== 'function') {
+    throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
+                          {name: 'dice'});
+  }
+  return new _CheckedDice(dice);
+}
+// A face a source gave, short enough for a message whatever it is (sources._face_text).
+function _rt_face_text(face) {
+  if (typeof face === 'number') {
+    if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
+    return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
+  }
+  if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
+  if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
+  return `${_rt_type_name(face)}类型的值`;
+}
+// A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
+class _CheckedDice {
+  constructor(source) { this.source = source; this.given = 0; }
+  die(sides) {
+    const face = this.source.die(sides);
+    this.given += 1;
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
+                        {index: this.given - 1});
+    }
+    return face;
+  }
+}
+
+// ---- combatants ----
+// stats: [[id, Chinese name, 'int' | 'bool', default, min, max], ...]
+function _rt_combatant_init(self, stats, given) {
+  given = given === undefined || given === null ? {} : given;
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(given)}`);
+  }
+  const known = stats.map(s => s[0]);
+  for (const key of Object.keys(given)) {
+    if (known.indexOf(key) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
+  }
+  for (const s of stats) {
+    const own = Object.prototype.hasOwnProperty.call(given, s[0]);  // never an inherited property
+    const value = own && given[s[0]] !== undefined ? given[s[0]] : s[3];
+    if (s[2] === 'int') _rt_check_int(s[1], value, s[4], s[5]);
+    else _rt_check_bool(s[1], value);
+    self[s[0]] = value;
+  }
+  Object.freeze(self);
+}
+function _rt_stats_from_dict(data, names, stats) {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(data)}`);
+  }
+  const known = stats.map(s => s[0]), values = {};
+  for (const key of Object.keys(data)) {
+    const stat = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : key;
+    if (known.indexOf(stat) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
+    if (Object.prototype.hasOwnProperty.call(values, stat)) {
+      throw new OutOfBounds(`属性“${key}”给出了两次（编号与名称各一次）`, {key: key});
+    }
+    values[stat] = data[key];
+  }
+  return values;
+}
+function _rt_combatant_dict(self, stats) {
+  const out = {};
+  for (const s of stats) out[s[0]] = self[s[0]];
+  return out;
+}
+
+// Grid geometry for flanking (d20 R33) and cube-root rounding (R39): geometry.py in JavaScript,
+// in exact integer arithmetic (every quantity stays far below 2^53).
+const _rt_SQUARE_SIDE = {1: 1, 2: 1, 3: 1, 4: 2, 5: 3, 6: 4};
+const _rt_HEX_RADIUS = {1: 0, 2: 0, 3: 0, 4: 1, 5: 1, 6: 2};
+const _rt_HEX_DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+function _rt_square_cells(x, y, size) {
+  const side = _rt_SQUARE_SIDE[size] || 1, out = [];
+  for (let i = 0; i < side; i++) for (let j = 0; j < side; j++) out.push([x + i, y + j]);
+  return out;
+}
+function _rt_adjacent_to(cell, space) {
+  const inside = space.some(c => c[0] === cell[0] && c[1] === cell[1]);
+  return !inside && space.some(c => Math.max(Math.abs(cell[0] - c[0]), Math.abs(cell[1] - c[1])) === 1);
+}
+function _rt_flanks_square(ax, ay, aSize, bx, by, bSize, ex, ey, eSize) {
+  const enemy = _rt_square_cells(ex, ey, eSize), side = _rt_SQUARE_SIDE[eSize] || 1;
+  const cx = 2 * ex + side, cy = 2 * ey + side;
+  const aCells = _rt_square_cells(ax, ay, aSize).filter(c => _rt_adjacent_to(c, enemy));
+  const bCells = _rt_square_cells(bx, by, bSize).filter(c => _rt_adjacent_to(c, enemy));
+  for (const a of aCells) {
+    const px = 2 * a[0] + 1, py = 2 * a[1] + 1;
+    for (const b of bCells) {
+      const qx = 2 * b[0] + 1, qy = 2 * b[1] + 1;
+      if ((qx - px) * (cy - py) - (qy - py) * (cx - px) !== 0) continue;
+      const dot = (cx - px) * (qx - px) + (cy - py) * (qy - py);
+      if (dot > 0 && dot < (qx - px) * (qx - px) + (qy - py) * (qy - py)) return true;
+    }
+  }
+  return false;
+}
+function _rt_hex_distance(a, b) {
+  const dq = a[0] - b[0], dr = a[1] - b[1];
+  return Math.floor((Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2);
+}
+function _rt_hex_cells(q, r, size) {
+  // one hex for medium or smaller, a rhombus of four for large, radius 1 (seven) for huge, radius 2 for gargantuan
+  if (size === 4) return [[q, r], [q + 1, r], [q, r + 1], [q + 1, r + 1]];
+  const radius = _rt_HEX_RADIUS[size] || 0, out = [];
+  for (let dq = -radius; dq <= radius; dq++) {
+    for (let dr = -radius; dr <= radius; dr++) {
+      if (_rt_hex_distance([q + dq, r + dr], [q, r]) <= radius) out.push([q + dq, r + dr]);
+    }
+  }
+  return out;
+}
+function _rt_hex_perimeter(space) {
+  // the hexes next to the space, in order around it by angle about its centroid, exactly (geometry.py)
+  const inside = new Set(space.map(c => c.join(','))), seen = new Set(), ring = [];
+  for (const c of space) {
+    for (const d of _rt_HEX_DIRS) {
+      const cell = [c[0] + d[0], c[1] + d[1]], k = cell.join(',');
+      if (!inside.has(k) && !seen.has(k)) { seen.add(k); ring.push(cell); }
+    }
+  }
+  const n = space.length;
+  let cx = 0, cy = 0;
+  for (const c of space) { cx += 2 * c[0] + c[1]; cy += c[1]; }
+  const points = ring.map(c => [(2 * c[0] + c[1]) * n - cx, c[1] * n - cy, c]);
+  const half = p => (p[1] > 0 || (p[1] === 0 && p[0] > 0)) ? 0 : 1;
+  points.sort((a, b) => {
+    if (half(a) !== half(b)) return half(a) - half(b);
+    const cross = a[0] * b[1] - a[1] * b[0];
+    return cross > 0 ? -1 : cross < 0 ? 1 : (a[0] * a[0] + a[1] * a[1]) - (b[0] * b[0] + b[1] * b[1]);
+  });
+  return points.map(p => p[2]);
+}
+function _rt_flanks_hex(aq, ar, aSize, bq, br, bSize, eq, er, eSize, needed) {
+  const ring = _rt_hex_perimeter(_rt_hex_cells(eq, er, eSize)), index = new Map();
+  ring.forEach((cell, i) => { index.set(cell.join(','), i); });
+  const aIdx = _rt_hex_cells(aq, ar, aSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
+  const bIdx = _rt_hex_cells(bq, br, bSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
+  const n = ring.length;
+  for (const i of aIdx) {
+    for (const j of bIdx) {
+      const d = Math.abs(i - j);
+      if (Math.min(d, n - d) - 1 >= needed) return true;
+    }
+  }
+  return false;
+}
+function _rt_round_cbrt(volume, step) {
+  if (volume < 0 || step <= 0) throw new RuleError('体积必须非负，步长必须为正');
+  const fits = k => (2 * k + 1) * (2 * k + 1) * (2 * k + 1) * step * step * step <= 8 * volume;
+  let hi = 1;
+  while (fits(hi)) hi *= 2;
+  let lo = 0;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo * step;
+}
+
+// ---- the fight's values, their ranges, and the checked reader of stored fights (fight_state.py) ----
+// Every value of a fight has a declared range, kept by Fight.apply/next_turn and enforced by
+// _rt_read_fight on stored data, with the same limits and messages as the Python runtime.
+const MAX_MEMBERS = 100;
+const MAX_LOG = 1000;
+const MAX_LOG_LINE = 500;  // characters (code points) of one log line (longer lines are cut with "…")
+const MAX_VALUE = 1000000000;  // counters, modifier amounts and expiry turns
+const MAX_TURN = 1000000;
+const MAX_NAME = 100;  // characters of a combatant's name
+const MAX_MODIFIERS = 100;  // active modifiers per combatant
+const MAX_CONDITIONS = 100;  // conditions per combatant
+
+// The code points Python's unicodedata (Unicode 14) puts in the categories Cc, Cf, Cs, Co, Cn, Zl
+// and Zp (control, format, surrogate, private, unassigned, line and paragraph separators): ranges
+// as base-36 pairs (start after the previous range's end, length - 1).
+const _rt_HIDDEN_TEXT = [
+  '0 v 2o w e 0 jv 1 7 3 8 0 2 0 l 0 b2 0 13 1 1f 1 4 0 1k 7 s 3 7 g n 0 5d 0 1d 1 1o 1 2u d 1o 1',
+  '1e 1 g 0 t 1 2 0 c 4 w 8 23 0 4i 0 9 1 3 1 n 0 8 0 2 2 5 1 a 1 3 1 5 7 2 3 3 0 6 1 q 1 4 0 7 3 3',
+  '1 n 0 8 0 3 0 3 0 3 1 2 0 6 3 3 1 4 2 2 6 5 0 2 6 i 9 4 0 a 0 4 0 n 0 8 0 3 0 6 1 b 0 4 0 4 1 2',
+  'e 5 1 d 6 8 0 4 0 9 1 3 1 n 0 8 0 3 0 6 1 a 1 3 1 4 6 4 3 3 0 6 1 j 9 3 0 7 2 4 0 5 2 3 0 2 0 3',
+  '2 3 2 4 2 d 3 6 2 4 0 5 1 2 5 2 d m 4 e 0 4 0 o 0 h 1 a 0 4 0 5 6 3 0 4 1 2 1 5 1 b 6 n 0 4 0 o',
+  '0 b 0 6 1 a 0 4 0 5 6 3 5 3 0 5 1 b 0 3 c e 0 4 0 1g 0 4 0 7 3 h 1 r 0 4 0 j 2 p 0 a 0 2 1 8 2 2',
+  '3 7 0 2 0 9 5 b 1 4 b 1n 3 u 10 3 0 2 0 6 0 p 0 2 0 o 1 6 0 2 0 7 1 b 1 5 v 21 0 11 3 14 0 11 0',
+  'g 0 e 10 5j 0 2 4 2 1 ai 0 5 1 8 0 2 0 5 1 16 0 5 1 y 0 5 1 8 0 2 0 5 1 g 0 1m 0 5 1 1w 1 x 2 r',
+  '5 2f 1 7 1 im 2 2i 6 n 8 p 8 l b e 0 4 0 3 b 2n 1 b 5 b 5 f 0 c 5 2i 6 18 4 1z 9 w 0 d 3 d 3 2 2',
+  '17 1 6 a 19 3 r 5 c 2 1r 1 1u 0 u 1 c 5 b 5 f 1 w 1c 26 2 1c 0 39 7 1p 2 g 2 1p 6 18 1 c 7 18 4',
+  'ev 1 7 1 13 1 7 1 9 0 2 0 2 0 2 0 w 1 1i 0 g 0 f 1 7 0 k 1 4 0 a 0 c 4 p 6 1e f 3 1 s 0 e 2 y e',
+  'y e 3x 3 ig o c k 1ed 1 x 0 9q 4 1a 0 2 4 2 1 1l 6 3 d p 8 8 0 8 0 8 0 8 0 8 0 8 0 8 0 8 0 3j x',
+  'r 0 2i b 5z p d 3 1t 0 2f 1 2w 4 18 0 2n 0 2d b 1c 0 mlq 2 1k 8 9p j 55 7 5o 4 3 0 2 0 6 n 1o 2',
+  'b 5 1l 7 1z 7 d 5 39 a v 2 27 0 c 3 y 0 1k 8 f 1 b 1 2w n t 9 7 1 7 1 7 8 8 0 8 0 1p 3 3j 1 b 5',
+  '8md b o 3 1e 6ir a7 1 2z 11 8 b 6 4 r 0 6 0 2 0 3 0 3 0 3i f ce 1 1j 6 2 v 17 5 1g 0 k 0 5 3 6 0',
+  '3s 3 5b 2 7 1 7 1 7 1 4 2 8 0 8 c 3 1 d 0 r 0 k 0 3 0 g 1 f x 3g 4 4 3 1a 2 2h 0 e 2 2 1a 1b 3l',
+  'u 2 1e e t 3 11 8 v 4 18 4 v 0 12 3 f 15 4f 1 b 5 11 3 11 3 15 7 1h a d 0 g 0 8 0 3 0 c 0 g 0 8',
+  '0 3 1u 8o 8 n 9 9 n 7 0 17 0 a 1w 7 1 2 0 19 0 3 2 2 1 o 0 21 7 a 1b k 0 3 4 y 2 s 4 2 1r 1l 3 l',
+  '1 1f 0 3 4 9 0 4 0 u 1 4 3 b 6 a 6 1t v 14 3 d 8 1j 2 u 1 s 4 r 6 5 b 8 27 22 1i 1g c 1g 6 1b 7',
+  'b 85 w 0 17 0 4 1 3 25 15 7 17 l r 11 t j o 8 27 3 11 8 1r 0 6 c q 6 b 5 1i 0 j 7 14 8 2p 0 l a',
+  'j 0 19 1s 8 0 2 0 5 0 g 0 c 5 1o 4 b 5 5 0 9 1 3 1 n 0 8 0 3 0 6 0 b 1 3 1 4 1 2 5 2 4 8 1 8 2 6',
+  '3u 2l 0 6 t 21 7 b 4l 1j 1 13 x 1y a b 5 e i 1n 5 b 1h s 1 g 3 o 54 1p 2r 2c b 9 1 2 1 9 0 3 0 v',
+  '0 3 1 d 8 b 1x 9 1 1b 1 c q 21 7 2c c 22 7a a 0 1a 0 f 9 u 2 x 1 n 0 f 20 8 0 3 0 19 2 2 0 3 0 a',
+  '7 b 5 7 0 3 0 12 0 3 0 7 6 b 8l q 52 2 e 1f c po 2t 34 0 6 a 5h 217 2s c ts 34g g8 6ns fu 6 w 0',
+  'b 3 2a 0 b 5 v 1 7 9 1z 9 b 0 8 0 m 4 k j3 2k 2s 24 3 1m 6 i 1r 6 a 3 d 4qh 7 yf 15 a 6w6 5 0 8',
+  '0 3 0 84 18 4 g 5 7 b1 1s3 30 4 e 2 a 6 b 1 5 3mn 1b 1 o 8 39 1n 6v 9 14 1 23 7 35 k 1z 49 l b',
+  '2g 8 q 3q 2e 0 20 0 3 1 2 1 3 1 5 0 d 0 2 0 8 0 1u 0 5 1 9 0 8 0 t 0 5 0 6 0 2 2 8 0 9h 1 85 1',
+  'jj e 6 0 g un w 68 8 0 i 1 8 0 3 0 6 5w 1a 2 f 1 b 3 3 8v w g 1n 4 2 yn 8 0 5 0 3 0 g 0 5i 1 h',
+  '14 25 3 b 3 3 ls 1x 23 1q 5d 5 0 s 0 3 0 2 1 2 0 b 0 5 0 2 0 2 5 2 3 2 0 2 0 2 0 4 0 3 0 2 1 2 0',
+  '2 0 2 0 2 0 2 0 3 0 2 1 5 0 8 0 5 0 5 0 2 0 b 0 i 4 4 0 6 0 i 1f 3 7h 19 3 2t b g 1 g 0 g 0 12 9',
+  '4v 1j u c 19 3 a 6 3 d 7 49 rd 4 h 2 e 2 39 b 2i 6 d 3 2 e d 3 1l 7 b 5 15 7 v 1 3 25 9h b f 1 6',
+  '2 6 2 8 8 u 2 c 4 7 9 b 5 9 7 8 8 44 0 1k 10 b sl wyp v 37e 6 67 1 4g3 d 5rm 2e6 f3 15t 3t8 fcms',
+  '6p 47bj'
+].join(' ');
+let _rt_HIDDEN = null;  // [start, end, start, end, ...], decoded once
+function _rt_hidden(cp) {
+  if (_rt_HIDDEN === null) {
+    const parts = _rt_HIDDEN_TEXT.split(' ').map(x => parseInt(x, 36)), out = [];
+    let at = 0;
+    for (let i = 0; i < parts.length; i += 2) {
+      const start = at + parts[i];
+      at = start + parts[i + 1];
+      out.push(start, at);
+    }
+    _rt_HIDDEN = out;
+  }
+  let lo = 0, hi = _rt_HIDDEN.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < _rt_HIDDEN[2 * mid]) hi = mid - 1;
+    else if (cp > _rt_HIDDEN[2 * mid + 1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+// How many characters (code points, as Python's len) a string has.
+function _rt_chars(text) {
+  let n = 0;
+  for (const _c of text) n++;  // eslint-disable-line no-unused-vars
+  return n;
+}
+// Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
+function _rt_text_less(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
+    return x < y;
+  }
+  return a.length < b.length;
+}
+function _rt_text_cmp(a, b) { return a === b ? 0 : _rt_text_less(a, b) ? -1 : 1; }
+function _rt_tuple_cmp(x, y) {  // tuples of strings, as Python compares them
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = _rt_text_cmp(x[i], y[i]);
+    if (c) return c;
+  }
+  return x.length - y.length;
+}
+function _rt_signed_int(n) { return n >= 0 ? `+${n}` : String(n); }  // Python's f"{n:+d}"
+
+class _rt_Modifier {
+  constructor(stat, delta, expires, source) {
+    this.stat = stat; this.delta = delta; this.expires = expires; this.source = source;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.stat, this.delta, this.expires, this.source]; }
+}
+class _rt_Condition {
+  constructor(id, value, source, expires) {
+    this.id = id; this.value = value; this.source = source; this.expires = expires;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.id, this.value, this.source, this.expires]; }
+}
+function _rt_same_condition(a, b) {
+  return a.id === b.id && a.value === b.value && a.source === b.source && a.expires === b.expires;
+}
+// One combatant of a fight: counters and points as [key, value] pairs sorted by key.
+class _rt_Member {
+  // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
+              frozen) {
+    this.name = name; this.base = base;
+    if (frozen === true) {
+      this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
+      this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
+      this.resources = resources; this.lowered = lowered;
       Object.freeze(this);
+      return;
     }
-    total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
-    probability(where) {
-      const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
-      let s = 0;
-      for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
-      return s;
-    }
-    marginal(field) {
-      const i = this._field(field), acc = new Map();
-      for (const o of this.outcomes) acc.set(o[0][i], (acc.get(o[0][i]) || 0) + o[1]);
-      const out = new Map();
-      for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
-      return out;
-    }
-    expected(field) {
-      const i = this._field(field);
-      let s = 0;
-      for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
-      return s;
-    }
-    get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
-    get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
-    _field(name) {
-      const i = this.fields.indexOf(name);
-      if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
-      return i;
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {
-        fields: this.fields.slice(),
-        outcomes: this.outcomes.map(o => {
-          const outcome = {};
-          this.fields.forEach((f, i) => { outcome[f] = o[0][i]; });
-          return {outcome: outcome, probability: o[1]};
-        }),
-        hit_field: this.hit, damage_field: this.damage,
-        hit_probability: this.hit === null ? null : this.hit_probability,
-        expected_damage: this.damage === null ? null : this.expected_damage,
-        dropped_tail_mass: this.dropped,
-      };
-    }
+    this.counters = Object.freeze(counters); this.points = Object.freeze(points);
+    this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
+    this.conditions = Object.freeze(conditions || []);
+    this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
+    this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
+    this.ready = ready || '';  // the kind of action it has readied ('' none)
+    this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
+    this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
+    Object.freeze(this);
   }
-  // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
-  // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
-  // LimitExceeded (an enumeration too big to finish in interactive time), before the work. The
-  // innermost loop's body puts one outcome, uncharged: bounded by the charged loops around it.
-  class OddsBuilder {
-    constructor(fields, hit, damage, budget) {
-      this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
-      this.left = budget;
-    }
-    put(outcome, p) {
-      const key = JSON.stringify(outcome);
-      const found = this.acc.get(key);
-      if (found === undefined) this.acc.set(key, [outcome, p]);
-      else found[1] += p;
-    }
-    outcomes(p, dist) {
-      const items = dist.items();
-      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
-      if (dist.skipped) this.dropped += p * dist.skipped;
-      return items;
-    }
-    each(items) {
-      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
-      return items;
-    }
-    drop(p) {
-      if (--this.left < 0) OddsBuilder.exceeded();
-      this.dropped += p;
-    }
-    static exceeded() {
-      throw new LimitExceeded('概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟');
-    }
-    build() { return new Odds(this.fields, Array.from(this.acc.values()), this.dropped, this.hit, this.damage); }
+  counter(key) { return _rt_get(this.counters, key); }
+  track_points(key) { return _rt_get(this.points, key); }
+}
+// `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
+// (The rest of `m` is frozen already: only the new pairs are frozen here.)
+function _rt_with_counters(m, counters) {
+  return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
+}
+function _rt_with_points(m, points) {
+  return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
+}
+function _rt_member_with(m, changes) {
+  const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
+  return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
+                        v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
+}
+function _rt_get(pairs, key) {
+  for (const kv of pairs) if (kv[0] === key) return kv[1];
+  return 0;
+}
+// `pairs` (sorted by key) with `key` set to `value`.
+function _rt_put(pairs, key, value) {
+  if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
+  for (let i = 0; i < pairs.length; i++) {
+    const k = pairs[i][0];
+    if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
+    if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
   }
+  return pairs.concat([[key, value]]);
+}
+// A log line within MAX_LOG_LINE characters.
+function _rt_line(text) {
+  if (text.length <= MAX_LOG_LINE) return text;
+  const chars = Array.from(text);
+  return chars.length <= MAX_LOG_LINE ? text : chars.slice(0, MAX_LOG_LINE - 1).join('') + '…';
+}
+function _rt_check_name(name) {
+  let ok = typeof name === 'string';
+  if (ok) {
+    const n = _rt_chars(name);
+    ok = n >= 1 && n <= MAX_NAME;
+    if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
+  }
+  if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
+  return name;
+}
 
+// ---- the checked reader of stored fights ----
+const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
+const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
+                         'ready', 'resources', 'lowered'];
+function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
+function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
+function _rt_is_mapping(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
+}
+function _rt_mapping(value, what, keys, limit) {
+  limit = limit === undefined ? 1000 : limit;
+  if (!_rt_is_mapping(value)) throw _rt_bad(`${what}应为映射`);
+  const own = Object.keys(value);
+  if (own.length > limit) throw _rt_bad(`${what}的条目超过${limit}个`);
+  if (keys !== null && own.some(k => keys.indexOf(k) < 0)) throw _rt_bad(`${what}有未知的键`);
+  return value;
+}
+function _rt_list(value, what, limit) {
+  if (!Array.isArray(value)) throw _rt_bad(`${what}应为列表`);
+  if (value.length > limit) throw _rt_bad(`${what}超过${limit}项`);
+  return value.slice();
+}
+function _rt_int(value, what, lo, hi) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
+    throw _rt_bad(`${what}必须是${lo}至${hi}的整数`);
+  }
+  return value;
+}
+function _rt_text(value, what, limit) {
+  if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
+  return value;
+}
+function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
+function _rt_pairs(value, what, known, lo, hi) {
+  const keys = Array.from(known.keys());
+  const raw = _rt_mapping(value, what, keys, keys.length);
+  const out = Object.keys(raw).map(k => [k, _rt_int(raw[k], `${what}“${k}”`, lo, hi)]);
+  return out.sort((a, b) => _rt_tuple_cmp([a[0]], [b[0]]));
+}
+function _rt_fight_stats(rules, value) {
+  const raw = _rt_mapping(value, '属性', null, 2 * Math.max(1, rules.stat_count));
+  for (const k of Object.keys(raw)) {
+    _rt_text(k, '属性名', MAX_NAME);
+    if (typeof raw[k] !== 'boolean') _rt_int(raw[k], `属性“${k}”`, -MAX_VALUE, MAX_VALUE);
+  }
+  return rules.combatant.fromDict(raw);  // each stat's own range: the package's OutOfBounds
+}
+// [members, turn, relations, log] of a stored fight, every value checked (OutOfBounds).
+function _rt_read_fight(rules, data) {
+  const top = _rt_mapping(data, '战斗记录', _rt_TOP_KEYS);
+  if (!_rt_has(top, 'members')) throw _rt_bad('缺少 members');
+  const rawMembers = _rt_list(top.members, '角色', MAX_MEMBERS);
+  if (!rawMembers.length) throw _rt_bad(`一场战斗要有1至${MAX_MEMBERS}名角色`);
+  const sources = new Set(Array.from(rules.actions.values()).map(a => a.name));
+  const members = [], names = new Set();
+  for (const raw of rawMembers) {
+    const m = _rt_mapping(raw, '角色', _rt_MEMBER_KEYS);
+    if (!_rt_has(m, 'name') || !_rt_has(m, 'stats')) throw _rt_bad('角色缺少 name 或 stats');
+    const name = _rt_check_name(m.name);
+    if (names.has(name)) throw _rt_bad(`角色“${name}”出现了两次`);
+    names.add(name);
+    const base = _rt_fight_stats(rules, m.stats);
+    const counters = _rt_pairs(_rt_get_or(m, 'counters', {}), '计数', rules.counters, -MAX_VALUE, MAX_VALUE);
+    const points = _rt_pairs(_rt_get_or(m, 'points', {}), '负面点数', rules.tracks, 0, rules.points_max);
+    const states = [];
+    for (const s of _rt_list(_rt_get_or(m, 'states', []), '状态', rules.state_names.size)) {
+      if (typeof s !== 'string' || !rules.state_names.has(s) || states.indexOf(s) >= 0) throw _rt_bad('状态未知或重复');
+      states.push(s);
+    }
+    const mods = [];
+    for (const x of _rt_list(_rt_get_or(m, 'modifiers', []), '临时修正', MAX_MODIFIERS)) {
+      const parts = _rt_list(x, '临时修正', 4);
+      if (parts.length !== 4 || typeof parts[0] !== 'string' || typeof parts[3] !== 'string'
+          || !rules.stats.has(parts[0]) || !sources.has(parts[3])) {
+        throw _rt_bad('临时修正应为（属性, 数值, 到期回合, 来源过程）');
+      }
+      mods.push(new _rt_Modifier(parts[0], _rt_int(parts[1], '修正值', -MAX_VALUE, MAX_VALUE),
+                             _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
+    }
+    states.sort(_rt_text_cmp);
+    const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
+    members.push(new _rt_Member(name, base, counters, points, states, mods,
+                                _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
+                                budget[2], held[0], held[1]));
+  }
+  const n = members.length, relations = [];
+  for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
+    const parts = _rt_list(x, '关系', 3);
+    if (parts.length !== 3 || parts.some(p => typeof p !== 'string') || !rules.relations.has(parts[0])
+        || !names.has(parts[1]) || !names.has(parts[2])) {
+      throw _rt_bad('关系应为（关系, 角色, 角色），且都已声明');
+    }
+    if (relations.some(r => r[0] === parts[0] && r[1] === parts[1] && r[2] === parts[2])) throw _rt_bad('关系重复');
+    relations.push(Object.freeze([parts[0], parts[1], parts[2]]));
+  }
+  for (const m of members) {
+    if (m.conditions.some(c => c.source && !names.has(c.source))) throw _rt_bad('条件的来源不是战斗中的角色');
+  }
+  const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
+  const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
+  if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
+  return [members, turn, relations.sort(_rt_tuple_cmp), log];
+}
+function _rt_read_conditions(rules, value) {
+  const out = [];
+  for (const x of _rt_list(value, '条件', MAX_CONDITIONS)) {
+    const parts = _rt_list(x, '条件', 4);
+    if (parts.length !== 4 || typeof parts[0] !== 'string' || !rules.conditions.has(parts[0])) {
+      throw _rt_bad('条件应为（条件, 数值, 来源, 到期回合），且条件已声明');
+    }
+    const spec = rules.conditions.get(parts[0]);
+    const c = new _rt_Condition(parts[0], _rt_int(parts[1], '条件数值', 0, spec.max_value),
+                            _rt_text(parts[2], '条件来源', MAX_NAME), _rt_int(parts[3], '到期回合', -1, MAX_VALUE));
+    if (out.some(d => d.id === c.id && d.source === c.source)) throw _rt_bad('条件重复');
+    out.push(c);
+  }
+  return out;
+}
+// [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
+// one the turn declares (fight_state._budget).
+function _rt_read_budget(rules, m) {
+  const turn = rules.turn;
+  const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
+  const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
+  const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
+  const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
+  const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
+  if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
+  const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
+  if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
+  return [spent, owed, ready];
+}
 
-  // Calls and combatants: the options object of a public call, and combatant records.
-  // Part of the runtime every generated JavaScript module carries (last of its files).
-  // ---- calls ----
-  // The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
-  // The result has no prototype: a property another script added to Object.prototype (a shared
-  // engine such as SealDice's) can never stand in for an option that was not given.
-  function _rt_options(options, keys) {
-    const out = Object.create(null);
-    if (options === undefined || options === null) return out;
-    if (typeof options !== 'object' || Array.isArray(options)) {
-      throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-    }
-    for (const k of Object.keys(options)) {
-      if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
-      out[k] = options[k];
-    }
-    return out;
-  }
-  // The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
-  // or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
-  // as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
-  // checks every face; anything else is OutOfBounds.
-  function _rt_dice_source(dice) {
-    if (dice !== null && dice !== undefined) {
-      const proto = Object.getPrototypeOf(dice);
-      if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
-        return dice;
-      }
-    }
-    if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
-        || typeof dice.die !== 'function') {
-      throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
-                            {name: 'dice'});
-    }
-    return new _CheckedDice(dice);
-  }
-  // A face a source gave, short enough for a message whatever it is (sources._face_text).
-  function _rt_face_text(face) {
-    if (typeof face === 'number') {
-      if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
-      return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
-    }
-    if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
-    if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
-    return `${_rt_type_name(face)}类型的值`;
-  }
-  // A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
-  class _CheckedDice {
-    constructor(source) { this.source = source; this.given = 0; }
-    die(sides) {
-      const face = this.source.die(sides);
-      this.given += 1;
-      if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
-        throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
-                          {index: this.given - 1});
-      }
-      return face;
-    }
-  }
+// ---- a ruleset's fight data, and conditions (fight_state.FightRules, fight_conditions.py) ----
+// The generated module passes its fight data to _rt_fight_rules as arrays of [key, value] pairs
+// (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
+const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
+                                  ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
+                                  ['bonus', '附赠动作'], ['', '动作']]);
+const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
+const Refused = _rt_error_class('Refused', 'refused');
 
-  // ---- combatants ----
-  // stats: [[id, Chinese name, 'int' | 'bool', default, min, max], ...]
-  function _rt_combatant_init(self, stats, given) {
-    given = given === undefined || given === null ? {} : given;
-    if (typeof given !== 'object' || Array.isArray(given)) {
-      throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(given)}`);
-    }
-    const known = stats.map(s => s[0]);
-    for (const key of Object.keys(given)) {
-      if (known.indexOf(key) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
-    }
-    for (const s of stats) {
-      const own = Object.prototype.hasOwnProperty.call(given, s[0]);  // never an inherited property
-      const value = own && given[s[0]] !== undefined ? given[s[0]] : s[3];
-      if (s[2] === 'int') _rt_check_int(s[1], value, s[4], s[5]);
-      else _rt_check_bool(s[1], value);
-      self[s[0]] = value;
-    }
-    Object.freeze(self);
+function _rt_scope(s) {
+  return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
+}
+function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
+function _rt_fight_rules(d) {
+  const map = pairs => new Map(pairs);
+  const actions = new Map(d.actions.map(kv => {
+    const a = kv[1];
+    return [kv[0], Object.freeze({
+      name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
+      effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
+                                                               sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
+      odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+      costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
+      subject: a.subject,
+      required: Object.freeze(a.required || []),
+      checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
+                                                                     when: c[4]})))})];
+  }));
+  const conditions = new Map(d.conditions.map(kv => {
+    const c = kv[1];
+    return [kv[0], Object.freeze({
+      name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
+      forbids_actions: c[6],
+      ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
+      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
+  }));
+  const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
+    name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
+    clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
+  return Object.freeze({
+    combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
+    tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
+    state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
+    on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
+    debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
+    conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
+    track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
+    state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+    resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
+      name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
+      lifts: kv[1][6], rules: kv[1][7]})])),
+    track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
+  });
+}
+// A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
+// [[pool, amount], ...] sorted by pool.
+function _rt_turn_spec(t) {
+  const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
+                                             stat: p[5] || ''}));
+  const order = t[1].map(k => k[0]);
+  const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
+  return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
+                        stat_pools: pools.some(p => p.stat), names: new Map(t[6] || [])});
+}
+// What the ruleset calls a kind of action (its own name, else the common one): TurnSpec.kind_name.
+function _rt_kind_name(turn, action) {
+  return turn.names.has(action) ? turn.names.get(action) : _rt_name_of(_rt_ACTION_NAMES, action);
+}
+const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
+function _rt_without_turn(rules) {
+  if (rules.turn === null) return rules;
+  if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
+  return _rt_UNTIMED.get(rules);
+}
+// ---- the checks a track's debuff lowers (fight_checks.py) ----
+function _rt_check_matches(options, param, values, dflt) {
+  if (!_rt_has(options, param)) return dflt;
+  const given = options[param];
+  if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
+    return values.some(v => typeof v === typeof given && v === given);
   }
-  function _rt_stats_from_dict(data, names, stats) {
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(data)}`);
-    }
-    const known = stats.map(s => s[0]), values = {};
-    for (const key of Object.keys(data)) {
-      const stat = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : key;
-      if (known.indexOf(stat) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
-      if (Object.prototype.hasOwnProperty.call(values, stat)) {
-        throw new OutOfBounds(`属性“${key}”给出了两次（编号与名称各一次）`, {key: key});
-      }
-      values[stat] = data[key];
-    }
-    return values;
-  }
-  function _rt_combatant_dict(self, stats) {
-    const out = {};
-    for (const s of stats) out[s[0]] = self[s[0]];
-    return out;
-  }
-
-  // Grid geometry for flanking (d20 R33) and cube-root rounding (R39): geometry.py in JavaScript,
-  // in exact integer arithmetic (every quantity stays far below 2^53).
-  const _rt_SQUARE_SIDE = {1: 1, 2: 1, 3: 1, 4: 2, 5: 3, 6: 4};
-  const _rt_HEX_RADIUS = {1: 0, 2: 0, 3: 0, 4: 1, 5: 1, 6: 2};
-  const _rt_HEX_DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
-  function _rt_square_cells(x, y, size) {
-    const side = _rt_SQUARE_SIDE[size] || 1, out = [];
-    for (let i = 0; i < side; i++) for (let j = 0; j < side; j++) out.push([x + i, y + j]);
-    return out;
-  }
-  function _rt_adjacent_to(cell, space) {
-    const inside = space.some(c => c[0] === cell[0] && c[1] === cell[1]);
-    return !inside && space.some(c => Math.max(Math.abs(cell[0] - c[0]), Math.abs(cell[1] - c[1])) === 1);
-  }
-  function _rt_flanks_square(ax, ay, aSize, bx, by, bSize, ex, ey, eSize) {
-    const enemy = _rt_square_cells(ex, ey, eSize), side = _rt_SQUARE_SIDE[eSize] || 1;
-    const cx = 2 * ex + side, cy = 2 * ey + side;
-    const aCells = _rt_square_cells(ax, ay, aSize).filter(c => _rt_adjacent_to(c, enemy));
-    const bCells = _rt_square_cells(bx, by, bSize).filter(c => _rt_adjacent_to(c, enemy));
-    for (const a of aCells) {
-      const px = 2 * a[0] + 1, py = 2 * a[1] + 1;
-      for (const b of bCells) {
-        const qx = 2 * b[0] + 1, qy = 2 * b[1] + 1;
-        if ((qx - px) * (cy - py) - (qy - py) * (cx - px) !== 0) continue;
-        const dot = (cx - px) * (qx - px) + (cy - py) * (qy - py);
-        if (dot > 0 && dot < (qx - px) * (qx - px) + (qy - py) * (qy - py)) return true;
-      }
-    }
-    return false;
-  }
-  function _rt_hex_distance(a, b) {
-    const dq = a[0] - b[0], dr = a[1] - b[1];
-    return Math.floor((Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2);
-  }
-  function _rt_hex_cells(q, r, size) {
-    // one hex for medium or smaller, a rhombus of four for large, radius 1 (seven) for huge, radius 2 for gargantuan
-    if (size === 4) return [[q, r], [q + 1, r], [q, r + 1], [q + 1, r + 1]];
-    const radius = _rt_HEX_RADIUS[size] || 0, out = [];
-    for (let dq = -radius; dq <= radius; dq++) {
-      for (let dr = -radius; dr <= radius; dr++) {
-        if (_rt_hex_distance([q + dq, r + dr], [q, r]) <= radius) out.push([q + dq, r + dr]);
-      }
-    }
-    return out;
-  }
-  function _rt_hex_perimeter(space) {
-    // the hexes next to the space, in order around it by angle about its centroid, exactly (geometry.py)
-    const inside = new Set(space.map(c => c.join(','))), seen = new Set(), ring = [];
-    for (const c of space) {
-      for (const d of _rt_HEX_DIRS) {
-        const cell = [c[0] + d[0], c[1] + d[1]], k = cell.join(',');
-        if (!inside.has(k) && !seen.has(k)) { seen.add(k); ring.push(cell); }
+  return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
+}
+// [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
+// (amounts(name): [track, amount] of each debuff name suffers now).
+function _rt_check_penalties(rules, checks, roles, amounts, options) {
+  const penalties = Object.create(null), keys = [], said = [];
+  for (const use of checks) {
+    if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
+    const name = roles[use.role];
+    for (const ta of amounts(name)) {
+      const track = ta[0], amount = ta[1];
+      if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
+        const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
+        if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
+        penalties[use.lowers] = Math.min(use.top, before + amount);
+        const top = before + amount > use.top ? `，已达上限${use.top}` : '';
+        said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
+                           + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
       }
     }
-    const n = space.length;
-    let cx = 0, cy = 0;
-    for (const c of space) { cx += 2 * c[0] + c[1]; cy += c[1]; }
-    const points = ring.map(c => [(2 * c[0] + c[1]) * n - cx, c[1] * n - cy, c]);
-    const half = p => (p[1] > 0 || (p[1] === 0 && p[0] > 0)) ? 0 : 1;
-    points.sort((a, b) => {
-      if (half(a) !== half(b)) return half(a) - half(b);
-      const cross = a[0] * b[1] - a[1] * b[0];
-      return cross > 0 ? -1 : cross < 0 ? 1 : (a[0] * a[0] + a[1] * a[1]) - (b[0] * b[0] + b[1] * b[1]);
-    });
-    return points.map(p => p[2]);
   }
-  function _rt_flanks_hex(aq, ar, aSize, bq, br, bSize, eq, er, eSize, needed) {
-    const ring = _rt_hex_perimeter(_rt_hex_cells(eq, er, eSize)), index = new Map();
-    ring.forEach((cell, i) => { index.set(cell.join(','), i); });
-    const aIdx = _rt_hex_cells(aq, ar, aSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
-    const bIdx = _rt_hex_cells(bq, br, bSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
-    const n = ring.length;
-    for (const i of aIdx) {
-      for (const j of bIdx) {
-        const d = Math.abs(i - j);
-        if (Math.min(d, n - d) - 1 >= needed) return true;
-      }
+  return [penalties, keys, said];
+}
+// A sentence for each debuff `name` suffers that lowers kinds of check.
+function _rt_lowered_checks(rules, amounts, name) {
+  const out = [];
+  for (const ta of amounts) {
+    const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
+    if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
+  }
+  return out;
+}
+// A procedure called with Python's keyword arguments: its positional parameters (by name) in
+// order, everything else in the trailing options object (no prototype: no key reaches one).
+function _rt_fight_call(fn, positional, kw) {
+  const args = [];
+  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
+  const options = Object.create(null);
+  for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
+  args.push(options);
+  return fn.apply(null, args);
+}
+// The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
+// `kw`: an object made for this call (every caller writes a literal), taken as the options
+// object when it names neither positional parameter: the commonest call copies nothing.
+function _rt_rule_call(rule, creature, track, kw) {
+  const positional = rule[1];
+  if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
+    if (!_rt_has(kw, positional[0]) && !_rt_has(kw, positional[1])) {
+      kw.dice = _rt_no_dice();
+      return rule[0](creature, track, kw);
     }
-    return false;
-  }
-  function _rt_round_cbrt(volume, step) {
-    if (volume < 0 || step <= 0) throw new RuleError('体积必须非负，步长必须为正');
-    const fits = k => (2 * k + 1) * (2 * k + 1) * (2 * k + 1) * step * step * step <= 8 * volume;
-    let hi = 1;
-    while (fits(hi)) hi *= 2;
-    let lo = 0;
-    while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (fits(mid)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo * step;
-  }
-
-  // ---- the fight's values, their ranges, and the checked reader of stored fights (fight_state.py) ----
-  // Every value of a fight has a declared range, kept by Fight.apply/next_turn and enforced by
-  // _rt_read_fight on stored data, with the same limits and messages as the Python runtime.
-  const MAX_MEMBERS = 100;
-  const MAX_LOG = 1000;
-  const MAX_LOG_LINE = 500;  // characters (code points) of one log line (longer lines are cut with "…")
-  const MAX_VALUE = 1000000000;  // counters, modifier amounts and expiry turns
-  const MAX_TURN = 1000000;
-  const MAX_NAME = 100;  // characters of a combatant's name
-  const MAX_MODIFIERS = 100;  // active modifiers per combatant
-  const MAX_CONDITIONS = 100;  // conditions per combatant
-
-  // The code points Python's unicodedata (Unicode 14) puts in the categories Cc, Cf, Cs, Co, Cn, Zl
-  // and Zp (control, format, surrogate, private, unassigned, line and paragraph separators): ranges
-  // as base-36 pairs (start after the previous range's end, length - 1).
-  const _rt_HIDDEN_TEXT = [
-    '0 v 2o w e 0 jv 1 7 3 8 0 2 0 l 0 b2 0 13 1 1f 1 4 0 1k 7 s 3 7 g n 0 5d 0 1d 1 1o 1 2u d 1o 1',
-    '1e 1 g 0 t 1 2 0 c 4 w 8 23 0 4i 0 9 1 3 1 n 0 8 0 2 2 5 1 a 1 3 1 5 7 2 3 3 0 6 1 q 1 4 0 7 3 3',
-    '1 n 0 8 0 3 0 3 0 3 1 2 0 6 3 3 1 4 2 2 6 5 0 2 6 i 9 4 0 a 0 4 0 n 0 8 0 3 0 6 1 b 0 4 0 4 1 2',
-    'e 5 1 d 6 8 0 4 0 9 1 3 1 n 0 8 0 3 0 6 1 a 1 3 1 4 6 4 3 3 0 6 1 j 9 3 0 7 2 4 0 5 2 3 0 2 0 3',
-    '2 3 2 4 2 d 3 6 2 4 0 5 1 2 5 2 d m 4 e 0 4 0 o 0 h 1 a 0 4 0 5 6 3 0 4 1 2 1 5 1 b 6 n 0 4 0 o',
-    '0 b 0 6 1 a 0 4 0 5 6 3 5 3 0 5 1 b 0 3 c e 0 4 0 1g 0 4 0 7 3 h 1 r 0 4 0 j 2 p 0 a 0 2 1 8 2 2',
-    '3 7 0 2 0 9 5 b 1 4 b 1n 3 u 10 3 0 2 0 6 0 p 0 2 0 o 1 6 0 2 0 7 1 b 1 5 v 21 0 11 3 14 0 11 0',
-    'g 0 e 10 5j 0 2 4 2 1 ai 0 5 1 8 0 2 0 5 1 16 0 5 1 y 0 5 1 8 0 2 0 5 1 g 0 1m 0 5 1 1w 1 x 2 r',
-    '5 2f 1 7 1 im 2 2i 6 n 8 p 8 l b e 0 4 0 3 b 2n 1 b 5 b 5 f 0 c 5 2i 6 18 4 1z 9 w 0 d 3 d 3 2 2',
-    '17 1 6 a 19 3 r 5 c 2 1r 1 1u 0 u 1 c 5 b 5 f 1 w 1c 26 2 1c 0 39 7 1p 2 g 2 1p 6 18 1 c 7 18 4',
-    'ev 1 7 1 13 1 7 1 9 0 2 0 2 0 2 0 w 1 1i 0 g 0 f 1 7 0 k 1 4 0 a 0 c 4 p 6 1e f 3 1 s 0 e 2 y e',
-    'y e 3x 3 ig o c k 1ed 1 x 0 9q 4 1a 0 2 4 2 1 1l 6 3 d p 8 8 0 8 0 8 0 8 0 8 0 8 0 8 0 8 0 3j x',
-    'r 0 2i b 5z p d 3 1t 0 2f 1 2w 4 18 0 2n 0 2d b 1c 0 mlq 2 1k 8 9p j 55 7 5o 4 3 0 2 0 6 n 1o 2',
-    'b 5 1l 7 1z 7 d 5 39 a v 2 27 0 c 3 y 0 1k 8 f 1 b 1 2w n t 9 7 1 7 1 7 8 8 0 8 0 1p 3 3j 1 b 5',
-    '8md b o 3 1e 6ir a7 1 2z 11 8 b 6 4 r 0 6 0 2 0 3 0 3 0 3i f ce 1 1j 6 2 v 17 5 1g 0 k 0 5 3 6 0',
-    '3s 3 5b 2 7 1 7 1 7 1 4 2 8 0 8 c 3 1 d 0 r 0 k 0 3 0 g 1 f x 3g 4 4 3 1a 2 2h 0 e 2 2 1a 1b 3l',
-    'u 2 1e e t 3 11 8 v 4 18 4 v 0 12 3 f 15 4f 1 b 5 11 3 11 3 15 7 1h a d 0 g 0 8 0 3 0 c 0 g 0 8',
-    '0 3 1u 8o 8 n 9 9 n 7 0 17 0 a 1w 7 1 2 0 19 0 3 2 2 1 o 0 21 7 a 1b k 0 3 4 y 2 s 4 2 1r 1l 3 l',
-    '1 1f 0 3 4 9 0 4 0 u 1 4 3 b 6 a 6 1t v 14 3 d 8 1j 2 u 1 s 4 r 6 5 b 8 27 22 1i 1g c 1g 6 1b 7',
-    'b 85 w 0 17 0 4 1 3 25 15 7 17 l r 11 t j o 8 27 3 11 8 1r 0 6 c q 6 b 5 1i 0 j 7 14 8 2p 0 l a',
-    'j 0 19 1s 8 0 2 0 5 0 g 0 c 5 1o 4 b 5 5 0 9 1 3 1 n 0 8 0 3 0 6 0 b 1 3 1 4 1 2 5 2 4 8 1 8 2 6',
-    '3u 2l 0 6 t 21 7 b 4l 1j 1 13 x 1y a b 5 e i 1n 5 b 1h s 1 g 3 o 54 1p 2r 2c b 9 1 2 1 9 0 3 0 v',
-    '0 3 1 d 8 b 1x 9 1 1b 1 c q 21 7 2c c 22 7a a 0 1a 0 f 9 u 2 x 1 n 0 f 20 8 0 3 0 19 2 2 0 3 0 a',
-    '7 b 5 7 0 3 0 12 0 3 0 7 6 b 8l q 52 2 e 1f c po 2t 34 0 6 a 5h 217 2s c ts 34g g8 6ns fu 6 w 0',
-    'b 3 2a 0 b 5 v 1 7 9 1z 9 b 0 8 0 m 4 k j3 2k 2s 24 3 1m 6 i 1r 6 a 3 d 4qh 7 yf 15 a 6w6 5 0 8',
-    '0 3 0 84 18 4 g 5 7 b1 1s3 30 4 e 2 a 6 b 1 5 3mn 1b 1 o 8 39 1n 6v 9 14 1 23 7 35 k 1z 49 l b',
-    '2g 8 q 3q 2e 0 20 0 3 1 2 1 3 1 5 0 d 0 2 0 8 0 1u 0 5 1 9 0 8 0 t 0 5 0 6 0 2 2 8 0 9h 1 85 1',
-    'jj e 6 0 g un w 68 8 0 i 1 8 0 3 0 6 5w 1a 2 f 1 b 3 3 8v w g 1n 4 2 yn 8 0 5 0 3 0 g 0 5i 1 h',
-    '14 25 3 b 3 3 ls 1x 23 1q 5d 5 0 s 0 3 0 2 1 2 0 b 0 5 0 2 0 2 5 2 3 2 0 2 0 2 0 4 0 3 0 2 1 2 0',
-    '2 0 2 0 2 0 2 0 3 0 2 1 5 0 8 0 5 0 5 0 2 0 b 0 i 4 4 0 6 0 i 1f 3 7h 19 3 2t b g 1 g 0 g 0 12 9',
-    '4v 1j u c 19 3 a 6 3 d 7 49 rd 4 h 2 e 2 39 b 2i 6 d 3 2 e d 3 1l 7 b 5 15 7 v 1 3 25 9h b f 1 6',
-    '2 6 2 8 8 u 2 c 4 7 9 b 5 9 7 8 8 44 0 1k 10 b sl wyp v 37e 6 67 1 4g3 d 5rm 2e6 f3 15t 3t8 fcms',
-    '6p 47bj'
-  ].join(' ');
-  let _rt_HIDDEN = null;  // [start, end, start, end, ...], decoded once
-  function _rt_hidden(cp) {
-    if (_rt_HIDDEN === null) {
-      const parts = _rt_HIDDEN_TEXT.split(' ').map(x => parseInt(x, 36)), out = [];
-      let at = 0;
-      for (let i = 0; i < parts.length; i += 2) {
-        const start = at + parts[i];
-        at = start + parts[i + 1];
-        out.push(start, at);
-      }
-      _rt_HIDDEN = out;
-    }
-    let lo = 0, hi = _rt_HIDDEN.length / 2 - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (cp < _rt_HIDDEN[2 * mid]) hi = mid - 1;
-      else if (cp > _rt_HIDDEN[2 * mid + 1]) lo = mid + 1;
-      else return true;
-    }
-    return false;
-  }
-  // How many characters (code points, as Python's len) a string has.
-  function _rt_chars(text) {
-    let n = 0;
-    for (const _c of text) n++;  // eslint-disable-line no-unused-vars
-    return n;
-  }
-  // Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
-  function _rt_text_less(a, b) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-      let x = a.charCodeAt(i), y = b.charCodeAt(i);
-      if (x === y) continue;
-      if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
-      if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
-      return x < y;
-    }
-    return a.length < b.length;
-  }
-  function _rt_text_cmp(a, b) { return a === b ? 0 : _rt_text_less(a, b) ? -1 : 1; }
-  function _rt_tuple_cmp(x, y) {  // tuples of strings, as Python compares them
-    for (let i = 0; i < Math.min(x.length, y.length); i++) {
-      const c = _rt_text_cmp(x[i], y[i]);
-      if (c) return c;
-    }
-    return x.length - y.length;
-  }
-  function _rt_signed_int(n) { return n >= 0 ? `+${n}` : String(n); }  // Python's f"{n:+d}"
-
-  class _rt_Modifier {
-    constructor(stat, delta, expires, source) {
-      this.stat = stat; this.delta = delta; this.expires = expires; this.source = source;
-      Object.freeze(this);
-    }
-    toJSON() { return [this.stat, this.delta, this.expires, this.source]; }
-  }
-  class _rt_Condition {
-    constructor(id, value, source, expires) {
-      this.id = id; this.value = value; this.source = source; this.expires = expires;
-      Object.freeze(this);
-    }
-    toJSON() { return [this.id, this.value, this.source, this.expires]; }
-  }
-  function _rt_same_condition(a, b) {
-    return a.id === b.id && a.value === b.value && a.source === b.source && a.expires === b.expires;
-  }
-  // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
-  class _rt_Member {
-    // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
-    constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
-                frozen) {
-      this.name = name; this.base = base;
-      if (frozen === true) {
-        this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
-        this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
-        this.resources = resources; this.lowered = lowered;
-        Object.freeze(this);
-        return;
-      }
-      this.counters = Object.freeze(counters); this.points = Object.freeze(points);
-      this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
-      this.conditions = Object.freeze(conditions || []);
-      this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
-      this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
-      this.ready = ready || '';  // the kind of action it has readied ('' none)
-      this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
-      this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
-      Object.freeze(this);
-    }
-    counter(key) { return _rt_get(this.counters, key); }
-    track_points(key) { return _rt_get(this.points, key); }
-  }
-  // `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
-  // (The rest of `m` is frozen already: only the new pairs are frozen here.)
-  function _rt_with_counters(m, counters) {
-    return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
-                          m.owed, m.ready, m.resources, m.lowered, true);
-  }
-  function _rt_with_points(m, points) {
-    return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
-                          m.owed, m.ready, m.resources, m.lowered, true);
-  }
-  function _rt_member_with(m, changes) {
-    const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
-    return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
-                          v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
-  }
-  function _rt_get(pairs, key) {
-    for (const kv of pairs) if (kv[0] === key) return kv[1];
-    return 0;
-  }
-  // `pairs` (sorted by key) with `key` set to `value`.
-  function _rt_put(pairs, key, value) {
-    if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
-    for (let i = 0; i < pairs.length; i++) {
-      const k = pairs[i][0];
-      if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
-      if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
-    }
-    return pairs.concat([[key, value]]);
-  }
-  // A log line within MAX_LOG_LINE characters.
-  function _rt_line(text) {
-    if (text.length <= MAX_LOG_LINE) return text;
-    const chars = Array.from(text);
-    return chars.length <= MAX_LOG_LINE ? text : chars.slice(0, MAX_LOG_LINE - 1).join('') + '…';
-  }
-  function _rt_check_name(name) {
-    let ok = typeof name === 'string';
-    if (ok) {
-      const n = _rt_chars(name);
-      ok = n >= 1 && n <= MAX_NAME;
-      if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
-    }
-    if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
-    return name;
-  }
-
-  // ---- the checked reader of stored fights ----
-  const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
-  const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
-                           'ready', 'resources', 'lowered'];
-  function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
-  function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
-  function _rt_is_mapping(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
-  }
-  function _rt_mapping(value, what, keys, limit) {
-    limit = limit === undefined ? 1000 : limit;
-    if (!_rt_is_mapping(value)) throw _rt_bad(`${what}应为映射`);
-    const own = Object.keys(value);
-    if (own.length > limit) throw _rt_bad(`${what}的条目超过${limit}个`);
-    if (keys !== null && own.some(k => keys.indexOf(k) < 0)) throw _rt_bad(`${what}有未知的键`);
-    return value;
-  }
-  function _rt_list(value, what, limit) {
-    if (!Array.isArray(value)) throw _rt_bad(`${what}应为列表`);
-    if (value.length > limit) throw _rt_bad(`${what}超过${limit}项`);
-    return value.slice();
-  }
-  function _rt_int(value, what, lo, hi) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
-      throw _rt_bad(`${what}必须是${lo}至${hi}的整数`);
-    }
-    return value;
-  }
-  function _rt_text(value, what, limit) {
-    if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
-    return value;
-  }
-  function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
-  function _rt_pairs(value, what, known, lo, hi) {
-    const keys = Array.from(known.keys());
-    const raw = _rt_mapping(value, what, keys, keys.length);
-    const out = Object.keys(raw).map(k => [k, _rt_int(raw[k], `${what}“${k}”`, lo, hi)]);
-    return out.sort((a, b) => _rt_tuple_cmp([a[0]], [b[0]]));
-  }
-  function _rt_fight_stats(rules, value) {
-    const raw = _rt_mapping(value, '属性', null, 2 * Math.max(1, rules.stat_count));
-    for (const k of Object.keys(raw)) {
-      _rt_text(k, '属性名', MAX_NAME);
-      if (typeof raw[k] !== 'boolean') _rt_int(raw[k], `属性“${k}”`, -MAX_VALUE, MAX_VALUE);
-    }
-    return rules.combatant.fromDict(raw);  // each stat's own range: the package's OutOfBounds
-  }
-  // [members, turn, relations, log] of a stored fight, every value checked (OutOfBounds).
-  function _rt_read_fight(rules, data) {
-    const top = _rt_mapping(data, '战斗记录', _rt_TOP_KEYS);
-    if (!_rt_has(top, 'members')) throw _rt_bad('缺少 members');
-    const rawMembers = _rt_list(top.members, '角色', MAX_MEMBERS);
-    if (!rawMembers.length) throw _rt_bad(`一场战斗要有1至${MAX_MEMBERS}名角色`);
-    const sources = new Set(Array.from(rules.actions.values()).map(a => a.name));
-    const members = [], names = new Set();
-    for (const raw of rawMembers) {
-      const m = _rt_mapping(raw, '角色', _rt_MEMBER_KEYS);
-      if (!_rt_has(m, 'name') || !_rt_has(m, 'stats')) throw _rt_bad('角色缺少 name 或 stats');
-      const name = _rt_check_name(m.name);
-      if (names.has(name)) throw _rt_bad(`角色“${name}”出现了两次`);
-      names.add(name);
-      const base = _rt_fight_stats(rules, m.stats);
-      const counters = _rt_pairs(_rt_get_or(m, 'counters', {}), '计数', rules.counters, -MAX_VALUE, MAX_VALUE);
-      const points = _rt_pairs(_rt_get_or(m, 'points', {}), '负面点数', rules.tracks, 0, rules.points_max);
-      const states = [];
-      for (const s of _rt_list(_rt_get_or(m, 'states', []), '状态', rules.state_names.size)) {
-        if (typeof s !== 'string' || !rules.state_names.has(s) || states.indexOf(s) >= 0) throw _rt_bad('状态未知或重复');
-        states.push(s);
-      }
-      const mods = [];
-      for (const x of _rt_list(_rt_get_or(m, 'modifiers', []), '临时修正', MAX_MODIFIERS)) {
-        const parts = _rt_list(x, '临时修正', 4);
-        if (parts.length !== 4 || typeof parts[0] !== 'string' || typeof parts[3] !== 'string'
-            || !rules.stats.has(parts[0]) || !sources.has(parts[3])) {
-          throw _rt_bad('临时修正应为（属性, 数值, 到期回合, 来源过程）');
-        }
-        mods.push(new _rt_Modifier(parts[0], _rt_int(parts[1], '修正值', -MAX_VALUE, MAX_VALUE),
-                               _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
-      }
-      states.sort(_rt_text_cmp);
-      const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
-      members.push(new _rt_Member(name, base, counters, points, states, mods,
-                                  _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
-                                  budget[2], held[0], held[1]));
-    }
-    const n = members.length, relations = [];
-    for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
-      const parts = _rt_list(x, '关系', 3);
-      if (parts.length !== 3 || parts.some(p => typeof p !== 'string') || !rules.relations.has(parts[0])
-          || !names.has(parts[1]) || !names.has(parts[2])) {
-        throw _rt_bad('关系应为（关系, 角色, 角色），且都已声明');
-      }
-      if (relations.some(r => r[0] === parts[0] && r[1] === parts[1] && r[2] === parts[2])) throw _rt_bad('关系重复');
-      relations.push(Object.freeze([parts[0], parts[1], parts[2]]));
-    }
-    for (const m of members) {
-      if (m.conditions.some(c => c.source && !names.has(c.source))) throw _rt_bad('条件的来源不是战斗中的角色');
-    }
-    const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
-    const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
-    if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
-    return [members, turn, relations.sort(_rt_tuple_cmp), log];
-  }
-  function _rt_read_conditions(rules, value) {
-    const out = [];
-    for (const x of _rt_list(value, '条件', MAX_CONDITIONS)) {
-      const parts = _rt_list(x, '条件', 4);
-      if (parts.length !== 4 || typeof parts[0] !== 'string' || !rules.conditions.has(parts[0])) {
-        throw _rt_bad('条件应为（条件, 数值, 来源, 到期回合），且条件已声明');
-      }
-      const spec = rules.conditions.get(parts[0]);
-      const c = new _rt_Condition(parts[0], _rt_int(parts[1], '条件数值', 0, spec.max_value),
-                              _rt_text(parts[2], '条件来源', MAX_NAME), _rt_int(parts[3], '到期回合', -1, MAX_VALUE));
-      if (out.some(d => d.id === c.id && d.source === c.source)) throw _rt_bad('条件重复');
-      out.push(c);
-    }
-    return out;
-  }
-  // [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
-  // one the turn declares (fight_state._budget).
-  function _rt_read_budget(rules, m) {
-    const turn = rules.turn;
-    const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
-    const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
-    const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
-    const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
-    const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
-    if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
-    const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
-    if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
-    return [spent, owed, ready];
-  }
-
-  // ---- a ruleset's fight data, and conditions (fight_state.FightRules, fight_conditions.py) ----
-  // The generated module passes its fight data to _rt_fight_rules as arrays of [key, value] pairs
-  // (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
-  const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
-                                    ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
-                                    ['bonus', '附赠动作'], ['', '动作']]);
-  const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
-  const Refused = _rt_error_class('Refused', 'refused');
-
-  function _rt_scope(s) {
-    return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
-  }
-  function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
-  function _rt_fight_rules(d) {
-    const map = pairs => new Map(pairs);
-    const actions = new Map(d.actions.map(kv => {
-      const a = kv[1];
-      return [kv[0], Object.freeze({
-        name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
-        effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
-                                                                 sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
-        odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
-        costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
-        subject: a.subject,
-        required: Object.freeze(a.required || []),
-        checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
-                                                                       when: c[4]})))})];
-    }));
-    const conditions = new Map(d.conditions.map(kv => {
-      const c = kv[1];
-      return [kv[0], Object.freeze({
-        name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
-        forbids_actions: c[6],
-        ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
-        max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
-    }));
-    const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
-      name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
-      clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
-    return Object.freeze({
-      combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
-      tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
-      state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
-      on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
-      debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
-      conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
-      track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
-      state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
-      resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
-        name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
-        lifts: kv[1][6], rules: kv[1][7]})])),
-      track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
-    });
-  }
-  // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
-  // [[pool, amount], ...] sorted by pool.
-  function _rt_turn_spec(t) {
-    const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
-                                               stat: p[5] || ''}));
-    const order = t[1].map(k => k[0]);
-    const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
-    return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
-                          stat_pools: pools.some(p => p.stat), names: new Map(t[6] || [])});
-  }
-  // What the ruleset calls a kind of action (its own name, else the common one): TurnSpec.kind_name.
-  function _rt_kind_name(turn, action) {
-    return turn.names.has(action) ? turn.names.get(action) : _rt_name_of(_rt_ACTION_NAMES, action);
-  }
-  const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
-  function _rt_without_turn(rules) {
-    if (rules.turn === null) return rules;
-    if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
-    return _rt_UNTIMED.get(rules);
-  }
-  // ---- the checks a track's debuff lowers (fight_checks.py) ----
-  function _rt_check_matches(options, param, values, dflt) {
-    if (!_rt_has(options, param)) return dflt;
-    const given = options[param];
-    if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
-      return values.some(v => typeof v === typeof given && v === given);
-    }
-    return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
-  }
-  // [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
-  // (amounts(name): [track, amount] of each debuff name suffers now).
-  function _rt_check_penalties(rules, checks, roles, amounts, options) {
-    const penalties = Object.create(null), keys = [], said = [];
-    for (const use of checks) {
-      if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
-      const name = roles[use.role];
-      for (const ta of amounts(name)) {
-        const track = ta[0], amount = ta[1];
-        if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
-          const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
-          if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
-          penalties[use.lowers] = Math.min(use.top, before + amount);
-          const top = before + amount > use.top ? `，已达上限${use.top}` : '';
-          said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
-                             + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
-        }
-      }
-    }
-    return [penalties, keys, said];
-  }
-  // A sentence for each debuff `name` suffers that lowers kinds of check.
-  function _rt_lowered_checks(rules, amounts, name) {
-    const out = [];
-    for (const ta of amounts) {
-      const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
-      if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
-    }
-    return out;
-  }
-  // A procedure called with Python's keyword arguments: its positional parameters (by name) in
-  // order, everything else in the trailing options object (no prototype: no key reaches one).
-  function _rt_fight_call(fn, positional, kw) {
-    const args = [];
-    for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
     const options = Object.create(null);
-    for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
-    args.push(options);
-    return fn.apply(null, args);
-  }
-  // The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
-  // `kw`: an object made for this call (every caller writes a literal), taken as the options
-  // object when it names neither positional parameter: the commonest call copies nothing.
-  function _rt_rule_call(rule, creature, track, kw) {
-    const positional = rule[1];
-    if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
-      if (!_rt_has(kw, positional[0]) && !_rt_has(kw, positional[1])) {
-        kw.dice = _rt_no_dice();
-        return rule[0](creature, track, kw);
-      }
-      const options = Object.create(null);
-      let first = creature, second = track;
-      for (const k of Object.keys(kw)) {
-        if (k === positional[0]) first = kw[k];
-        else if (k === positional[1]) second = kw[k];
-        else options[k] = kw[k];
-      }
-      options.dice = _rt_no_dice();
-      return rule[0](first, second, options);
+    let first = creature, second = track;
+    for (const k of Object.keys(kw)) {
+      if (k === positional[0]) first = kw[k];
+      else if (k === positional[1]) second = kw[k];
+      else options[k] = kw[k];
     }
-    const all = Object.create(null);
-    all[rule[1][0]] = creature;
-    all[rule[1][1]] = track;
-    for (const k of Object.keys(kw)) all[k] = kw[k];
-    all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
-    return _rt_fight_call(rule[0], rule[1], all);
+    options.dice = _rt_no_dice();
+    return rule[0](first, second, options);
   }
-  let _rt_NO_DICE = null;
-  function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
-    if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
-    return _rt_NO_DICE;
-  }
-  function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
+  const all = Object.create(null);
+  all[rule[1][0]] = creature;
+  all[rule[1][1]] = track;
+  for (const k of Object.keys(kw)) all[k] = kw[k];
+  all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
+  return _rt_fight_call(rule[0], rule[1], all);
+}
+let _rt_NO_DICE = null;
+function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
+  if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
+  return _rt_NO_DICE;
+}
+function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
 
-  // Whether an action (its procedure, the role the holder plays, the role the source plays) falls in `scope`.
-  function _rt_matches(scope, procedure, holderRole, sourceRole) {
-    if (scope.procedures.length && scope.procedures.indexOf(procedure) < 0) return false;
-    if (scope.role && holderRole !== scope.role) return false;
-    if (scope.source_role && sourceRole !== scope.source_role) return false;
-    return true;
+// Whether an action (its procedure, the role the holder plays, the role the source plays) falls in `scope`.
+function _rt_matches(scope, procedure, holderRole, sourceRole) {
+  if (scope.procedures.length && scope.procedures.indexOf(procedure) < 0) return false;
+  if (scope.role && holderRole !== scope.role) return false;
+  if (scope.source_role && sourceRole !== scope.source_role) return false;
+  return true;
+}
+// The endings a turn or round ends (fight_conditions.TURN_BOUND).
+const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
+// The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
+function _rt_expiry(ending, turn, n, holder, source) {
+  if (ending.kind === 'rounds') return turn + ending.nth * n;
+  if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
+  const who = ending.of === 'source' && source >= 0 ? source : holder;
+  if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
+    return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
   }
-  // The endings a turn or round ends (fight_conditions.TURN_BOUND).
-  const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
-  // The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
-  function _rt_expiry(ending, turn, n, holder, source) {
-    if (ending.kind === 'rounds') return turn + ending.nth * n;
-    if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
-    const who = ending.of === 'source' && source >= 0 ? source : holder;
-    if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
-      return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
-    }
-    const first = turn + _rt_mod(who - turn, n);
-    return first + (ending.nth - 1) * n + 1;
-  }
-  // The words of what `spec` forbids this action ('' when it does not).
-  function _rt_forbidding(spec, procedure, action, nature) {
-    if (spec.forbids.indexOf(procedure) >= 0) return '这个行动';
-    if (!action) return '';
-    for (const kn of spec.forbids_actions) {
-      if ((!kn[0] || kn[0] === action) && (!kn[1] || kn[1] === nature)) {
-        const what = _rt_NATURE_NAMES.has(nature) ? _rt_NATURE_NAMES.get(nature) : '';
-        return what + (_rt_ACTION_NAMES.has(action) ? _rt_ACTION_NAMES.get(action) : '动作');
-      }
-    }
-    return '';
-  }
-  // What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
-  function _rt_forbids_text(spec, procedureNames) {
-    const parts = [];
-    for (const kn of spec.forbids_actions) {
-      parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
-        + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
-    }
-    for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
-    const unique = parts.filter((x, i) => parts.indexOf(x) === i);
-    return unique.length ? `不能进行${unique.join('、')}` : '';
-  }
-  // The error of an action called without an option it requires, or with one it does not take
-  // (fight_state.bad_options: Python's TypeError of the call), checked before the call.
-  function _rt_check_call(spec, procedure, kwargs) {
-    let bad = false;
-    for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
-    for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
-    if (bad) {
-      throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  const first = turn + _rt_mod(who - turn, n);
+  return first + (ending.nth - 1) * n + 1;
+}
+// The words of what `spec` forbids this action ('' when it does not).
+function _rt_forbidding(spec, procedure, action, nature) {
+  if (spec.forbids.indexOf(procedure) >= 0) return '这个行动';
+  if (!action) return '';
+  for (const kn of spec.forbids_actions) {
+    if ((!kn[0] || kn[0] === action) && (!kn[1] || kn[1] === nature)) {
+      const what = _rt_NATURE_NAMES.has(nature) ? _rt_NATURE_NAMES.get(nature) : '';
+      return what + (_rt_ACTION_NAMES.has(action) ? _rt_ACTION_NAMES.get(action) : '动作');
     }
   }
-  function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
+  return '';
+}
+// What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
+function _rt_forbids_text(spec, procedureNames) {
+  const parts = [];
+  for (const kn of spec.forbids_actions) {
+    parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
+      + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
+  }
+  for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
+  const unique = parts.filter((x, i) => parts.indexOf(x) === i);
+  return unique.length ? `不能进行${unique.join('、')}` : '';
+}
+// The error of an action called without an option it requires, or with one it does not take
+// (fight_state.bad_options: Python's TypeError of the call), checked before the call.
+function _rt_check_call(spec, procedure, kwargs) {
+  let bad = false;
+  for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+  for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
+  if (bad) {
+    throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  }
+}
+function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
 
-  // ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
-  // An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
-  // return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
-  // Here: building, reading, resolving and storing; the files after this one add Fight's other
-  // methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
-  // fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
+// ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
+// An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
+// return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
+// Here: building, reading, resolving and storing; the files after this one add Fight's other
+// methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
+// fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
 
-  // A resolved action: which procedure, who played which role, its result, and the state that
-  // changed the stats it was resolved with (one sentence each).
-  class FightAction {
-    constructor(procedure, roles, result, applied, used, plan) {
-      this.procedure = procedure;
-      this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
-      this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
-      this.result = result;
-      this.applied = Object.freeze(applied || []);
-      this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
-      Object.freeze(this);
+// A resolved action: which procedure, who played which role, its result, and the state that
+// changed the stats it was resolved with (one sentence each).
+class FightAction {
+  constructor(procedure, roles, result, applied, used, plan) {
+    this.procedure = procedure;
+    this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
+    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
+    this.result = result;
+    this.applied = Object.freeze(applied || []);
+    this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
+    Object.freeze(this);
+  }
+  text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
+  toDict() {
+    const roles = {};
+    for (const r of this.roles) roles[r[0]] = r[1];
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
+            used: this.used.map(u => u.slice())};
+  }
+  toJSON() { return this.toDict(); }
+}
+
+// A frozen array of `items` (frozen already: as it is; else a frozen copy).
+function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
+// Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
+const _rt_EFFECTIVE = new WeakMap();
+// Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
+// else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
+// action makes shares its base, modifiers and conditions with the one before it: Python's
+// fight_stats remembers the same by identity).
+const _rt_STATS = new WeakMap();
+const _RT_STATS_KEPT = 16;
+// A Combatant of class `cls` from `values` already within their ranges, without running its checks
+// (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
+// checked constructor could only accept them; its keys in the stats' order, as the constructor's.
+function _rt_trusted(cls, values) {
+  const made = Object.create(cls.prototype);
+  for (const k in values) made[k] = values[k];
+  return Object.freeze(made);
+}
+// A fight's log: lines [start, end) of a buffer that later fights share. The first fight to add
+// lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
+// line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
+// actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
+class _rt_Log {
+  constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
+  static of(lines) {
+    if (lines instanceof _rt_Log) return lines;
+    lines = lines || [];
+    const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
+    return new _rt_Log(buf, 0, buf.length);
+  }
+  lines() {
+    if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
+    return this.shown;
+  }
+}
+// `log` with `lines` added (at most MAX_LOG kept).
+function _rt_log_add(log, lines) {
+  if (!lines.length) return log;
+  let buf = log.buf, start = log.start;
+  if (buf.length !== log.end) { buf = buf.slice(start, log.end); start = 0; }
+  for (let i = 0; i < lines.length; i++) buf.push(lines[i]);
+  let end = buf.length;
+  if (end - start > MAX_LOG) start = end - MAX_LOG;
+  if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
+  return new _rt_Log(buf, start, end);
+}
+// A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
+// to set than a non-enumerable property, at every step of every action), read through getters.
+const _rt_RULES = Symbol('rules'), _rt_LOG = Symbol('log');
+class Fight {
+  constructor(rules, members, turn, relations, log) {
+    this[_rt_RULES] = rules;
+    this.members = _rt_frozen(members);
+    this.turn = turn || 0;
+    relations = relations || [];
+    this.relations = Object.isFrozen(relations) ? relations
+      : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
+    this[_rt_LOG] = _rt_Log.of(log);
+    Object.freeze(this);
+  }
+  get rules() { return this[_rt_RULES]; }
+  get _log() { return this[_rt_LOG]; }
+  get log() { return this._log.lines(); }
+
+  // ---- building ----
+  // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
+  static start(rules, combatants, turns) {
+    if (turns === undefined) turns = false;
+    if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
+    if (!turns) rules = _rt_without_turn(rules);
+    const pairs = combatants instanceof Map ? Array.from(combatants.entries())
+      : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
+    if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
+      throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
     }
-    text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
-    toDict() {
-      const roles = {};
-      for (const r of this.roles) roles[r[0]] = r[1];
-      return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
-              used: this.used.map(u => u.slice())};
+    const members = [];
+    for (const kv of pairs) {
+      _rt_check_name(kv[0]);
+      if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
+        throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
+      }
+      members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
     }
-    toJSON() { return this.toDict(); }
+    return new Fight(rules, members);
+  }
+  _with(c) {
+    const v = k => (_rt_has(c, k) ? c[k] : this[k]);
+    return new Fight(this.rules, v('members'), v('turn'), v('relations'), _rt_has(c, 'log') ? c.log : this._log);
   }
 
-  // A frozen array of `items` (frozen already: as it is; else a frozen copy).
-  function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
-  // Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
-  const _rt_EFFECTIVE = new WeakMap();
-  // Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
-  // else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
-  // action makes shares its base, modifiers and conditions with the one before it: Python's
-  // fight_stats remembers the same by identity).
-  const _rt_STATS = new WeakMap();
-  const _RT_STATS_KEPT = 16;
-  // A Combatant of class `cls` from `values` already within their ranges, without running its checks
-  // (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
-  // checked constructor could only accept them; its keys in the stats' order, as the constructor's.
-  function _rt_trusted(cls, values) {
-    const made = Object.create(cls.prototype);
-    for (const k in values) made[k] = values[k];
-    return Object.freeze(made);
+  // ---- reading ----
+  get round() { return Math.floor(this.turn / this.members.length) + 1; }
+  get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
+  member(name) {
+    for (const m of this.members) if (m.name === name) return m;
+    throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
   }
-  // A fight's log: lines [start, end) of a buffer that later fights share. The first fight to add
-  // lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
-  // line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
-  // actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
-  class _rt_Log {
-    constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
-    static of(lines) {
-      if (lines instanceof _rt_Log) return lines;
-      lines = lines || [];
-      const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
-      return new _rt_Log(buf, 0, buf.length);
+  // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
+  effective(name) { return this._effective(this.member(name)); }
+  _effective(m, debuffs, applying) {
+    const rules = this.rules, at = debuffs === false ? 2 : 1;
+    if (applying !== undefined && applying !== null) {
+      return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
     }
-    lines() {
-      if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
-      return this.shown;
+    // what applies depends only on the member (immutable), the relations and the rules: remembered
+    let kept = _rt_EFFECTIVE.get(m);
+    if (kept === undefined || kept[0] !== rules || kept[3] !== this.relations) {
+      kept = [rules, undefined, undefined, this.relations];
+      _rt_EFFECTIVE.set(m, kept);
     }
+    if (kept[at] !== undefined) return kept[at];
+    const lowered = debuffs === false ? [] : this._debuffs(m);
+    // a new member (an action made it) whose stats read the same as an earlier one's: the same stats
+    const key = JSON.stringify([at, m.name, m.states, lowered, m.resources]);
+    let seen = _rt_STATS.get(m.base);
+    if (seen === undefined) _rt_STATS.set(m.base, seen = []);
+    for (const e of seen) {
+      if (e[0] === rules && e[1] === m.modifiers && e[2] === m.conditions && e[3] === this.relations && e[4] === key) {
+        return (kept[at] = e[5]);
+      }
+    }
+    applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+    const made = this._effective_made(m, applying, lowered);
+    if (seen.length >= _RT_STATS_KEPT) seen.shift();
+    seen.push([rules, m.modifiers, m.conditions, this.relations, key, made]);
+    return (kept[at] = made);
   }
-  // `log` with `lines` added (at most MAX_LOG kept).
-  function _rt_log_add(log, lines) {
-    if (!lines.length) return log;
-    let buf = log.buf, start = log.start;
-    if (buf.length !== log.end) { buf = buf.slice(start, log.end); start = 0; }
-    for (let i = 0; i < lines.length; i++) buf.push(lines[i]);
-    let end = buf.length;
-    if (end - start > MAX_LOG) start = end - MAX_LOG;
-    if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
-    return new _rt_Log(buf, start, end);
-  }
-  // A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
-  // to set than a non-enumerable property, at every step of every action), read through getters.
-  const _rt_RULES = Symbol('rules'), _rt_LOG = Symbol('log');
-  class Fight {
-    constructor(rules, members, turn, relations, log) {
-      this[_rt_RULES] = rules;
-      this.members = _rt_frozen(members);
-      this.turn = turn || 0;
-      relations = relations || [];
-      this.relations = Object.isFrozen(relations) ? relations
-        : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
-      this[_rt_LOG] = _rt_Log.of(log);
-      Object.freeze(this);
+  _effective_made(m, applying, lowered) {
+    const rules = this.rules;
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
+    const values = m.base.toDict();
+    for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
+    for (const mod of m.modifiers) {
+      const nlh = rules.stats.get(mod.stat);
+      if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
     }
-    get rules() { return this[_rt_RULES]; }
-    get _log() { return this[_rt_LOG]; }
-    get log() { return this._log.lines(); }
-
-    // ---- building ----
-    // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
-    static start(rules, combatants, turns) {
-      if (turns === undefined) turns = false;
-      if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
-      if (!turns) rules = _rt_without_turn(rules);
-      const pairs = combatants instanceof Map ? Array.from(combatants.entries())
-        : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
-      if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
-        throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
+    if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+      for (const stat of rules.state_stats.get(state) || []) {
+        if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
       }
-      const members = [];
-      for (const kv of pairs) {
-        _rt_check_name(kv[0]);
-        if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
-          throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
-        }
-        members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
-      }
-      return new Fight(rules, members);
     }
-    _with(c) {
-      const v = k => (_rt_has(c, k) ? c[k] : this[k]);
-      return new Fight(this.rules, v('members'), v('turn'), v('relations'), _rt_has(c, 'log') ? c.log : this._log);
-    }
-
-    // ---- reading ----
-    get round() { return Math.floor(this.turn / this.members.length) + 1; }
-    get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
-    member(name) {
-      for (const m of this.members) if (m.name === name) return m;
-      throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-    }
-    // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
-    effective(name) { return this._effective(this.member(name)); }
-    _effective(m, debuffs, applying) {
-      const rules = this.rules, at = debuffs === false ? 2 : 1;
-      if (applying !== undefined && applying !== null) {
-        return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
-      }
-      // what applies depends only on the member (immutable), the relations and the rules: remembered
-      let kept = _rt_EFFECTIVE.get(m);
-      if (kept === undefined || kept[0] !== rules || kept[3] !== this.relations) {
-        kept = [rules, undefined, undefined, this.relations];
-        _rt_EFFECTIVE.set(m, kept);
-      }
-      if (kept[at] !== undefined) return kept[at];
-      const lowered = debuffs === false ? [] : this._debuffs(m);
-      // a new member (an action made it) whose stats read the same as an earlier one's: the same stats
-      const key = JSON.stringify([at, m.name, m.states, lowered, m.resources]);
-      let seen = _rt_STATS.get(m.base);
-      if (seen === undefined) _rt_STATS.set(m.base, seen = []);
-      for (const e of seen) {
-        if (e[0] === rules && e[1] === m.modifiers && e[2] === m.conditions && e[3] === this.relations && e[4] === key) {
-          return (kept[at] = e[5]);
-        }
-      }
-      applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
-      const made = this._effective_made(m, applying, lowered);
-      if (seen.length >= _RT_STATS_KEPT) seen.shift();
-      seen.push([rules, m.modifiers, m.conditions, this.relations, key, made]);
-      return (kept[at] = made);
-    }
-    _effective_made(m, applying, lowered) {
-      const rules = this.rules;
-      if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
-      const values = m.base.toDict();
-      for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
-      for (const mod of m.modifiers) {
-        const nlh = rules.stats.get(mod.stat);
-        if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
-      }
-      if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
-      for (const state of m.states) {
-        const spared = rules.state_spared.get(state);
-        if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+    for (const cs of applying) {
+      for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
         for (const stat of rules.state_stats.get(state) || []) {
           if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
         }
       }
-      for (const cs of applying) {
-        for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
-          for (const stat of rules.state_stats.get(state) || []) {
-            if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
-          }
-        }
-        for (const sf of cs[1].sets) values[sf[0]] = sf[1];
-        for (const sp of cs[1].adds) {
-          const nlh = rules.stats.get(sp[0]);
-          values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
-        }
+      for (const sf of cs[1].sets) values[sf[0]] = sf[1];
+      for (const sp of cs[1].adds) {
+        const nlh = rules.stats.get(sp[0]);
+        values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
       }
-      return _rt_trusted(rules.combatant, values);
     }
-    // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
-    _debuffs(m) {
-      const out = [];
-      for (const ta of this._debuff_amounts(m)) {
-        for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
-      }
-      return out;
+    return _rt_trusted(rules.combatant, values);
+  }
+  // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
+  _debuffs(m) {
+    const out = [];
+    for (const ta of this._debuff_amounts(m)) {
+      for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
     }
-    // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
-    _debuff_amounts(m) {
-      const rules = this.rules;
-      if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
-        return [];
-      }
-      const out = [];
-      let plain = null;
-      for (const tp of m.points) {
-        if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
-        if (plain === null) plain = this._effective(m, false);
-        const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
-                                                        _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
-        if (amount > 0) out.push([tp[0], amount]);
-      }
-      return out;
-    }
-    // `name`'s conditions now: its own, those its relations give it, its states'.
-    active_conditions(name) {
-      for (const m of this.members) if (m.name === name) return this._active(m);
+    return out;
+  }
+  // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
+  _debuff_amounts(m) {
+    const rules = this.rules;
+    if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
       return [];
     }
-    holds(relation, holder, held) {
-      return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
-    }
-    // What `name` has left of resource `rid`.
-    resource(name, rid) {
-      if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
-      return _rt_resource_amount(this.rules, this.member(name), rid);
-    }
-
-    // ---- acting ----
-    // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
-    // procedure's options (its other parameters and `dice`); the fight is unchanged.
-    resolve(procedure, roles, options) {
-      const prepared = this._prepare(procedure, roles, options);
-      _rt_check_call(prepared[0], procedure, prepared[1]);
-      const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
-      if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
-        const priced = this._priced(prepared[0], prepared[5], result);
-        prepared[4] = priced[0];
-        for (const s of priced[1]) prepared[2].push(s);
-      }
-      if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
-      return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
-                             prepared[4]);
-    }
-    // What an action whose result decides what it spends (the kind of action: action_from; amounts of
-    // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
-    // lets it through: [plan, sentences]; Refused when refused.
-    _priced(spec, roles, result) {
-      if (this.rules.turn === null) return [null, []];
-      const action = spec.action_from ? String(result[spec.action_from]) : undefined;
-      const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
-      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
-      return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
-    }
-    // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
-    // the options its conditions supply, then the caller's), the sentences of the state that applied,
-    // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
-    _prepare(procedure, roles, options) {
-      const rules = this.rules;
-      const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-      if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
-      if (roles instanceof Map) roles = _rt_object(roles);
-      if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
-      const given = Object.keys(roles);
-      // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
-      if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
-        throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
-      }
-      options = _rt_fight_options(options);
-      const keys = Object.keys(options);
-      for (const key of keys) {
-        if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
-      }
-      const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
-      for (const r of given) found[r] = this.member(roles[r]);
-      if (!this.relations.length && rules.turn === null) {
-        // nothing changes their stats or applies to them, and no turn budget: their base stats, as
-        // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
-        const kwargs = Object.create(null);
-        let plain = true;
-        for (const role of spec.roles) {
-          const m = found[role];
-          if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
-            plain = false;
-            break;
-          }
-          kwargs[role] = m.base;
-        }
-        if (plain) {
-          for (const k of keys) kwargs[k] = options[k];
-          return [spec, kwargs, [], [], null, roles];
-        }
-      }
-      const byName = new Map();
-      for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
-      this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-      const plan = spec.action_from || spec.costs.length ? null  // else _priced
-        : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
-      const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
-      const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
-      for (const role of spec.roles) {
-        const m = this.member(roles[role]);
-        const applying = this._applying(m, procedure, byName);
-        kwargs[role] = this._effective(m, true, applying);
-        for (const s of this.applied_to(m.name, applying)) applied.push(s);
-        for (const cs of applying) {
-          const c = cs[0], spc = cs[1];
-          for (const pv of spc.options) {
-            if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
-              supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
-              suppliedKeys.push(pv[0]);
-              applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
-            }
-          }
-          if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
-            used.push([m.name, c.id, c.source]);
-          }
-        }
-      }
-      if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
-        const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
-        for (const s of pks[2]) applied.push(s);
-        for (const k of pks[1]) kwargs[k] = pks[0][k];
-      }
-      for (const k of suppliedKeys) kwargs[k] = supplied[k];
-      if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
-        for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
-      }
-      for (const k of Object.keys(options)) kwargs[k] = options[k];
-      return [spec, kwargs, applied, used, plan, roles];
-    }
-    // Resolve and apply in one call: [action, fight].
-    act(procedure, roles, options) {
-      const action = this.resolve(procedure, roles, options);
-      return [action, this.apply(action)];
-    }
-
-    // ---- what applying changes in a member (fight_stats.py) ----
-    // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
-    // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
-    static _modify(m, next, log) {
-      for (let i = 0; i < m.modifiers.length; i++) {
-        const x = m.modifiers[i];
-        if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
-          const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
-          return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
-        }
-      }
-      if (m.modifiers.length >= MAX_MODIFIERS) {
-        log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
-        return m;
-      }
-      return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
-    }
-    // The ruleset's recovery rule for a combatant whose counter grew.
-    _recover(m, taken, log) {
-      const rules = this.rules, od = rules.on_damage;
-      for (const tp of m.points) {
-        const track = tp[0], points = tp[1];
-        const state = rules.track_states.get(track);
-        if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-        const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
-                                  _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
-        const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
-        if (left !== points) {
-          m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
-        }
-        if (awake) {
-          m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
-        }
-      }
-      return m;
-    }
-
-    // ---- storing ----
-    // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
-    static from_dict(rules, data) {
-      let read;
-      try {
-        if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
-        read = _rt_read_fight(rules, data);
-      } catch (err) {
-        if (err instanceof RuleError) throw err;
-        throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
-      }
-      return new Fight(rules, read[0], read[1], read[2], read[3]);
-    }
-
-    // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
-    // points on `track` put it into the track's state (fight_until.py; options: the procedure's
-    // options and max_attacks).
-    until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
-
-    // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
-    // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
-    until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
-    // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
-    // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
-    expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
-    // Whether the fight has reached `target` (as until_plan takes it).
-    reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
-  }
-
-  function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
-  function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
-  function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
-  function _rt_object(map) {
-    const out = Object.create(null);
-    for (const kv of map.entries()) out[kv[0]] = kv[1];
-    return out;
-  }
-  // The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
-  function _rt_fight_options(options) {
-    if (options === undefined || options === null) return Object.create(null);
-    if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-    const out = Object.create(null);
-    for (const k of Object.keys(options)) out[k] = options[k];
-    return out;
-  }
-
-  // ---- applying an action, and the next turn (fight.py) ----
-  // What a resolved action's declared effects change (counters, tracks, modifiers, states, conditions,
-  // resources, relations), the next combatant's turn, and a state the game master lifts: each a new
-  // Fight. Fight's methods, as Fight.apply, next_turn and remove_state of the Python runtime.
-  const _rt_APPLY = {
-    // A new fight with the action's declared effects applied (a sentence for each change).
-    apply(action) {
-      const rules = this.rules;
-      const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
-      if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
-      const roles = new Map(action.roles.map(r => [r[0], r[1]]));
-      const result = action.result;
-      const members = new Map(this.members.map(m => [m.name, m]));
-      for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-      let relations = null;  // made by the first relation effect (as fight.py)
-      const log = [];
-      const n = this.members.length;
-      let names = null;  // the members' names in order, made by the first effect that needs them
-      // whether a role holds a condition the action may use up or end
-      const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
-      if (holding) this._end_used(action, spec, members, log);
-      if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
-      for (const e of spec.effects) {
-        if (e.when && !result[e.when]) continue;
-        const who = roles.get(e.role);
-        let m = members.get(who);
-        const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
-        if (e.kind === 'counter') {
-          if (amount === 0) continue;
-          const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
-          m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
-          const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
-          log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
-          if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
-            m = this._recover(m, Math.min(amount, rules.taken_max), log);
-          }
-          members.set(who, m);
-        } else if (e.kind === 'track') {
-          const track = String(result[e.key] || '');
-          if (!track || amount === 0 || !rules.tracks.has(track)) continue;
-          const before = _rt_get(m.points, track);
-          const total = _rt_clamp(before + amount, 0, rules.points_max);
-          m = _rt_with_points(m, _rt_put(m.points, track, total));
-          const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
-          log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
-          if (rules.accumulate !== null) {
-            // its stats without debuffs: its base stats when nothing can change them (as fight.py)
-            const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
-              || this.relations.length ? this._effective(m, false) : m.base;
-            const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
-                                      {current: Math.min(before, total), gained: Math.max(0, total - before)}));
-            const state = String(out[rules.state_index] || '');
-            if (state && m.states.indexOf(state) < 0) {
-              m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
-              log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
-            } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
-              const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
-              m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
-              log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
-            }
-          }
-          if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
-            m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
-          }
-          members.set(who, m);
-        } else if (e.kind === 'modifier') {
-          if (amount === 0) continue;
-          if (names === null) names = this.members.map(x => x.name);
-          const index = names.indexOf(who);
-          let expires = -1;
-          if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
-          else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
-          m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
-          members.set(who, m);
-          const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
-          log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
-        } else if (e.kind === 'state') {
-          if (m.states.indexOf(e.key) < 0) {
-            members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
-            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
-          }
-        } else if (e.kind === 'condition') {
-          const value = e.field ? amount : 1;
-          const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
-          if (names === null) names = this.members.map(x => x.name);
-          members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
-                                               source ? names.indexOf(source) : -1, log));
-        } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
-          for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
-            const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
-            if (kept.length !== mm.conditions.length) {
-              members.set(name, _rt_member_with(mm, {conditions: kept}));
-              log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
-            }
-          }
-        } else if (e.kind === 'resource' || e.kind === 'capacity') {
-          members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
-        } else if (e.kind === 'relation') {
-          if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
-          const held = roles.get(e.other);
-          const key = [e.key, who, held], k = key.join('\u0000');
-          if (e.duration === 'start' && !relations.has(k)) {
-            relations.set(k, key);
-            log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
-          } else if (e.duration === 'end' && relations.has(k)) {
-            relations.delete(k);
-            log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
-          }
-        }
-      }
-      if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
-      const changed = this.members.map(x => members.get(x.name));
-      if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
-        // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
-        return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
-      }
-      const same = relations === null || relations.size === this.relations.length
-        && this.relations.every(r => relations.has(r.join('\u0000')));
-      const after = this._with({members: changed,
-                                relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
-      return after._settle(log, this.relations);
-    },
-    // The next combatant's turn (a new round after the last); modifiers and conditions that last
-    // until the start of this turn lapse.
-    next_turn() {
-      const rules = this.rules, turn = this.turn + 1;
-      if (turn > MAX_TURN) {
-        throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
-      }
-      const log = [], members = [], lapsed = [];  // the lines this adds
-      for (const m of this.members) {
-        if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
-          members.push(m);
-          continue;
-        }
-        let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
-        for (const gone of m.modifiers) {
-          if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
-        }
-        let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
-        for (const c of m.conditions) {
-          if (lasting.indexOf(c) < 0) {
-            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
-            lapsed.push([members.length, c]);
-          }
-        }
-        if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
-        if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
-        members.push(kept === m.modifiers && lasting === m.conditions ? m
-          : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
-      }
-      const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
-      this._new_turn(members, turn, log);
-      const n = this.members.length;
-      if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-      const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
-      return followed ? after._settle([], []) : after;
-    },
-    // A new fight with `state` lifted from `name` (a recovery, the game master's call).
-    remove_state(name, state) {
-      const m = this.member(name);
-      if (m.states.indexOf(state) < 0) return this;
-      const kept = m.states.filter(s => s !== state);
-      return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
-                         log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
-    },
-  };
-  for (const key of Object.keys(_rt_APPLY)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_APPLY[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- showing a fight (fight_shown.py) ----
-  // A combatant's state in one line of the rules' language, what its state does to its stats, and
-  // the plain data toDict writes (from_dict reads it back). Fight's methods, as the Python runtime's
-  // Shown mixin.
-  const _rt_SHOWN = {
-    // One line of `name`'s state in the rules' language.
-    status(name) {
-      const rules = this.rules, m = this.member(name);
-      const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
-      for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
-      const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
-      for (const s of m.states) {
-        const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
-        parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
-      }
-      for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
-      for (const c of m.conditions) {
-        const spec = rules.conditions.get(c.id);
-        const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
-        if (c.source) more.push(`来自${c.source}`);
-        if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
-        const forbids = _rt_forbids_text(spec, names);
-        if (forbids) more.push(forbids);
-        parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
-      }
-      if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
-      for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
-      for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
-      if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
-        parts.push(`本回合剩余${this.left(name)}`);
-        if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
-        if (m.ready) parts.push(`准备了${_rt_kind_name(this.rules.turn, m.ready)}`);
-      }
-      return `${name}：` + (parts.length ? parts.join('，') : '无变化');
-    },
-    // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
-    applied_to(name, applying) {
-      const rules = this.rules, m = this.member(name), out = [];
-      for (const x of m.modifiers) {
-        if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
-      }
-      for (const state of m.states) {
-        const spared = rules.state_spared.get(state);
-        if (spared && m.base[spared] === true) continue;
-        const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
-        if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
-      }
-      for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
-      if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
-        for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
-      }
-      for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
-        const c = cs[0], spec = cs[1];
-        const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
-                                                    : `非${_rt_name_of(rules.flag_names, sf[0])}`));
-        for (const sp of spec.adds) {
-          if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
-        }
-        for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
-        if (changes.length) {
-          const by = c.source ? `，来自${c.source}` : '';
-          out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
-        }
-      }
-      return out;
-    },
-    toDict() {
-      const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
-      return {
-        turn: this.turn, turns: this.rules.turn !== null,
-        members: this.members.map(m => {
-          const out = {
-            name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-            states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-            conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
-          if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
-          if (m.lowered.length) out.lowered = pairs(m.lowered);
-          return out;
-        }),
-        relations: this.relations.map(r => r.slice()), log: this.log.slice(),
-      };
-    },
-    toJSON() { return this.toDict(); },
-  };
-  for (const key of Object.keys(_rt_SHOWN)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_SHOWN[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- the turn as a budget (fight_budget.py) ----
-  // What one combatant's turn holds (the ruleset's fight: turn: pools) and what each kind of action
-  // costs from it, on its actor's own turn and off it, and what it takes from the next turn. Each
-  // member carries `spent`, `owed` and `ready`; resolve refuses an action that does not fit when the
-  // ruling says so (else lets it through with a sentence); apply spends it; a member's turn start
-  // resets its budget to what it owed.
-  function _rt_budget_amount(pool, value) {
-    const whole = Math.floor(value / pool.per_unit), part = value - whole * pool.per_unit;
-    const text = !part ? String(whole) : (whole ? `${whole}又` : '') + `${part}/${pool.per_unit}`;
-    return `${pool.name}${text}${pool.unit}`;
-  }
-  function _rt_shown_cost(turn, cost) {
-    return turn.pools.filter(p => _rt_get(cost, p.id)).map(p => _rt_budget_amount(p, _rt_get(cost, p.id))).join('、')
-      || '不耗费';
-  }
-  function _rt_budget_left(turn, spent) { return turn.pools.map(p => [p.id, p.per_turn - _rt_get(spent, p.id)]); }
-  function _rt_left_text(turn, spent) {
-    const left = _rt_budget_left(turn, spent);
-    return turn.pools.map((p, i) => _rt_budget_amount(p, left[i][1])).join('、');
-  }
-  function _rt_fits(turn, spent, cost) {
-    const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
-    return cost.every(kv => _rt_get(spent, kv[0]) + kv[1] <= (per.has(kv[0]) ? per.get(kv[0]) : 0));
-  }
-  function _rt_budget_add(turn, pairs, cost) {
-    const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
-    for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
-    return pairs;
-  }
-  function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
-    const out = new Map(cost);
-    for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
-    return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  }
-  function _rt_budget_plan(name, cost, owes, readied, over) {
-    return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
-  }
-  const _rt_BUDGET = {
-    // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
-    // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
-    _plan(m, spec, action, extra) {
-      const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
-      if (action === undefined) action = spec.action;
-      if (turn === null || !action) return null;
-      const kind = turn.kinds.get(action);
-      if (kind === undefined) return null;
-      const what = _rt_kind_name(turn, action), own = m.name === this.actor;
-      if (!own && m.ready && m.ready === action) {  // the readied action, triggered
-        const readyKind = turn.kinds.get(m.ready);
-        const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
-        return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
-      }
-      let options = own ? kind.own : kind.off;
-      if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
-      if (!options.length) {
-        const where = !own ? '在自己的回合外' : '在自己的回合';
-        const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
-          .map(k => _rt_kind_name(turn, k));
-        const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
-        return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
-      }
-      for (const cost of options) if (_rt_fits(turn, m.spent, cost)) return _rt_budget_plan(m.name, cost, kind.next, false, '');
-      const over = `${m.name}本回合剩余${_rt_left_text(turn, m.spent)}，不能进行${what}（${_rt_shown_cost(turn, options[0])}）`;
-      return this._over(_rt_budget_plan(m.name, options[0], kind.next, false, over));
-    },
-    _over(plan) {
-      if (this.rules.turn.refuse) throw new Refused(plan.over, {key: 'turn'});
-      return plan;
-    },
-    // `m` after paying for an action (a sentence saying what it spent and what is left).
-    _spend(m, plan, log) {
-      const turn = _rt_turn_for(this, m);
-      if (plan === null || plan === undefined || turn === null) return m;
-      const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
-      if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
-      if (plan.cost.length) {
-        log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
-      }
-      if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
-      if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_kind_name(turn, m.ready)}`));
-      return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
-    },
-    // A new fight in which `name`, on its own turn, readies an action of kind `action`.
-    ready(name, action) {
-      const m = this.member(name), turn = _rt_turn_for(this, m);
-      const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
-      if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
-      if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
-      const what = _rt_kind_name(turn, action), options = turn.ready.length ? turn.ready : kind.own;
-      let cost = null;
-      for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
-      const log = [];
-      if (cost === null) {
-        const plan = this._over(_rt_budget_plan(name, options[0], [], false,
-          `${name}本回合剩余${_rt_left_text(turn, m.spent)}，不能宣言准备${what}（${_rt_shown_cost(turn, options[0])}）`));
-        cost = plan.cost;
-        log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
-      }
-      const spent = _rt_budget_add(turn, m.spent, cost);
-      log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
-      return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
-                         log: this.log.concat(log)});
-    },
-    // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
-    _new_turn(members, turn, log) {
-      if (this.rules.turn === null) return;
-      const i = turn % members.length, m = members[i];
-      if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_kind_name(this.rules.turn, m.ready)}未被触发，失效`));
-      if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
-      if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
-    },
-    // What `name` has left of its turn, in the rules' words ('' without a turn budget).
-    left(name) {
-      if (this.rules.turn === null) return '';
-      const m = this.member(name);
-      return _rt_left_text(_rt_turn_for(this, m), m.spent);
-    },
-  };
-  for (const key of Object.keys(_rt_BUDGET)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_BUDGET[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- conditions and relations (fight_carried.py) ----
-  // What a combatant carries from one action into later ones: which conditions it has now (its own,
-  // its relations', its states'), which apply to an action, what they forbid, and how they are set,
-  // used up and ended. Fight's methods, as the Python runtime's Carried mixin.
-  const _rt_CARRIED = {
-    // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
-    _active(m) {
-      const rules = this.rules, out = m.conditions.slice();
-      for (const r of this.relations) {
-        const spec = rules.relation_specs.get(r[0]);
-        if (spec === undefined) continue;
-        if (spec.held && r[2] === m.name && !_rt_has_condition(m, spec.held, r[1])) out.push(new _rt_Condition(spec.held, 1, r[1], -1));
-        if (spec.holder && r[1] === m.name && !_rt_has_condition(m, spec.holder, r[2])) {
-          out.push(new _rt_Condition(spec.holder, 1, r[2], -1));
-        }
-      }
-      for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
-      const counted = out.slice();  // counted as in a state: its forbids
-      for (const c of counted) {
-        for (const s of rules.conditions.get(c.id).as_states) {
-          if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
-        }
-      }
-      return out;
-    },
-    // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;
-    // outside one, those with no scope.
-    _applying(m, procedure, byName) {
-      const out = [];
-      for (const c of this._active(m)) {
-        const spec = this.rules.conditions.get(c.id);
-        if (procedure === undefined || procedure === null || byName === undefined || byName === null) {
-          if (!_rt_scope_any(spec.applies)) out.push([c, spec]);
-        } else if (_rt_matches(spec.applies, procedure, _rt_role(byName, m.name), c.source ? _rt_role(byName, c.source) : null)) {
-          out.push([c, spec]);
-        }
-      }
-      return out;
-    },
-    // Refuse an action the actor's conditions forbid (Refused, saying which and what).
-    _refuse(m, procedure, spec, byName) {
-      for (const c of this._active(m)) {
-        const cs = this.rules.conditions.get(c.id);
-        if (_rt_scope_any(cs.applies) && !_rt_matches(cs.applies, procedure, _rt_role(byName, m.name),
-                                                      c.source ? _rt_role(byName, c.source) : null)) continue;
-        const what = _rt_forbidding(cs, procedure, spec.action, spec.nature);
-        if (what) throw new Refused(`${m.name}处于${cs.name}状态，不能进行${what}（${spec.name}）`, {key: procedure});
-      }
-    },
-    // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
-    _set_condition(m, cid, value, source, holder, src, log) {
-      const spec = this.rules.conditions.get(cid), n = this.members.length;
-      const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
-      const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
-      let old = null;
-      for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
-      if (old !== null && spec.stack === 'add') value = old.value + value;
-      value = _rt_clamp(value, 0, spec.max_value);
-      const kept = m.conditions.filter(c => c !== old);
-      if (old === null && kept.length >= MAX_CONDITIONS) {
-        log.push(_rt_line(`${m.name}身上的条件已达上限${MAX_CONDITIONS}个，${spec.name}未生效`));
-        return m;
-      }
-      const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
-      const by = source ? `，来自${source}` : '';
-      log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
-      return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
-    },
-    // End the conditions the action used up, and those whose holder's part in it ends them.
-    _end_used(action, spec, members, log) {
-      const byName = new Map();
-      for (let i = action.roles.length - 1; i >= 0; i--) byName.set(action.roles[i][1], action.roles[i][0]);
-      const seen = [];
-      for (const rn of action.roles) if (seen.indexOf(rn[1]) < 0) seen.push(rn[1]);
-      for (const name of seen) {
-        const m = members.get(name), kept = [];
-        for (const c of m.conditions) {
-          const cs = this.rules.conditions.get(c.id);
-          let ends = action.used.some(u => u[0] === name && u[1] === c.id && u[2] === c.source);
-          for (const x of cs.ends) {
-            if (x.kind === 'acts' && _rt_matches(x.scope, action.procedure, _rt_role(byName, name),
-                                                 c.source ? _rt_role(byName, c.source) : null)) {
-              ends = ends || !x.scope.when || !!action.result[x.scope.when];
-            }
-          }
-          if (ends) log.push(_rt_line(`${name}的${cs.name}结束（${spec.name}）`));
-          else kept.push(c);
-        }
-        if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
-      }
-    },
-    // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
-    _settle(log, before) {
-      const rules = this.rules;
-      const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
-      if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
-          !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
-        return this._with({log: _rt_log_add(this._log, log)});
-      }
-      const members = this.members.slice();
-      let relations = this.relations;
-      let current = null;  // the fight as the members and relations now stand (made again after a change)
-      const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
-      for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
-        let changed = false;
-        for (let i = 0; i < members.length; i++) {
-          const m = members[i];
-          // only a condition that a stat ends needs the stats (the same answer, without making them)
-          const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
-          const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
-          const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
-          const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
-          m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
-            if (!ended || why[j] === null) return;
-            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
-          });
-          if (kept.length !== m.conditions.length) {
-            members[i] = _rt_member_with(m, {conditions: kept});
-            changed = true;
-            current = null;
-          }
-        }
-        const byName = new Map(members.map(m => [m.name, m]));
-        const live = [];
-        for (const rel of relations) {
-          const spec = rules.relation_specs.get(rel[0]);
-          let why = '';
-          if (spec !== undefined) {
-            const h = now();
-            const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
-            const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
-            why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
-            if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
-            const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
-            if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
-          }
-          if (why) {
-            log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));
-            changed = true;
-          } else {
-            live.push(rel);
-          }
-        }
-        if (live.length !== relations.length) current = null;
-        relations = live;
-        if (!changed) break;
-      }
-      const seen = new Set();
-      for (const rel of before.concat(this.relations)) {
-        const k = rel.join('\u0000');
-        if (seen.has(k)) continue;
-        seen.add(k);
-        const spec = rules.relation_specs.get(rel[0]);
-        if (spec === undefined || relations.some(r => r.join('\u0000') === k)) continue;
-        for (let i = 0; i < members.length; i++) {  // what the relation gave ends with it
-          const m = members[i];
-          const other = m.name === rel[2] ? rel[1] : m.name === rel[1] ? rel[2] : '';
-          const ids = m.name === rel[2] ? spec.clears.concat([spec.held]) : m.name === rel[1] ? [spec.holder] : [];
-          const kept = m.conditions.filter(c => !(c.source === other && ids.indexOf(c.id) >= 0));
-          for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
-          members[i] = _rt_member_with(m, {conditions: kept});
-        }
-      }
-      return this._with({members: members, relations: relations, log: _rt_log_add(this._log, log)});
-    }
-  };
-  for (const key of Object.keys(_rt_CARRIED)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_CARRIED[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-  Object.freeze(Fight.prototype);
-
-  // ---- conditions beyond their turn-bound expiry (fight_events.py) ----
-  // `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
-  // what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
-  // (`turn_pools:`, read by the turn budget).
-  const _rt_ANY_TRACK = 'any_track';
-  // What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
-  function _rt_taken(rules, spec, before, after) {
-    for (const x of spec.ends) {
-      if (x.kind !== 'takes') continue;
-      if (rules.counters.has(x.stat)) {
-        const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
-        if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
-        continue;
-      }
-      for (const tp of after.points) {
-        const gained = tp[1] - _rt_get(before.points, tp[0]);
-        if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
-          return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
-        }
-      }
-    }
-    return '';
-  }
-  // End, in `members` (a Map: the action's result so far), each condition its holder held before
-  // the action (not one the action set) whose holder took what ends it.
-  function _rt_end_on_taking(rules, before, members, log) {
-    const old = new Map(before.map(m => [m.name, m]));
-    for (const [name, m] of members) {
-      if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
-      const held = old.get(name).conditions;
-      const kept = [];
-      for (const c of m.conditions) {
-        const spec = rules.conditions.get(c.id);
-        const was = held.some(d => d.id === c.id && d.source === c.source);
-        const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
-        if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
-        else kept.push(c);
-      }
-      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
-    }
-  }
-  // The states `m` is in now: its own and those its conditions count it as being in.
-  function _rt_states_of(fight, m) {
-    const out = new Set(m.states);
-    for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
-    return out;
-  }
-  // Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
-  // ('' for a stat, the state's name).
-  function _rt_settled(rules, spec, stats, states) {
-    for (const x of spec.ends) {
-      if (x.kind === 'stat' && stats[x.stat] === true) return '';
-      if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
-    }
-    return null;
-  }
-  // Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
-  // Whether anything followed.
-  function _rt_follow_lapsed(fight, members, lapsed, log) {
-    const rules = fight.rules;
-    let followed = false;
-    for (const ic of lapsed) {
-      const i = ic[0];
-      for (const kv of rules.conditions.get(ic[1].id).then) {
-        const m = members[i];
-        if (kv[0] === 'condition') {
-          members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
-        } else if (m.states.indexOf(kv[1]) < 0) {
-          members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
-          log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
-        }
-        followed = true;
-      }
-    }
-    return followed;
-  }
-  const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
-  // `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
-  // within 0 and the pool's most.
-  function _rt_turn_from_stats(fight, m, turn) {
-    const stats = fight._effective(m);
-    const pools = turn.pools.map(p => (!p.stat ? p
-      : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
-    return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
-  }
-  // What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
-  // it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
-  function _rt_turn_for(fight, m) {
-    let turn = fight.rules.turn;
-    if (turn === null) return turn;
-    if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
-    if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
-    const low = new Map();
-    for (const c of fight._active(m)) {
-      for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
-        low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
-      }
-    }
-    if (!low.size) return turn;
-    const pools = turn.pools.map(p => (!low.has(p.id) ? p
-      : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
-    const key = pools.map(p => p.per_turn).join(',');
-    if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
-    const known = _rt_SHORT_TURNS.get(turn);
-    if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
-    return known.get(key);
-  }
-
-  // ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
-  // How many identical actions until an outcome's running total reaches a threshold, as an
-  // absorbing chain over the total; the sums run in the same order as the Python runtime's, so the
-  // odds agree to the last few bits. Bounded by MAX_THRESHOLD, MAX_ATTACKS and MAX_CHAIN_WORK.
-  const MAX_ATTACKS = 10000;
-  const MAX_THRESHOLD = 100000;
-  const MAX_CHAIN_WORK = 2000000;
-  const _rt_CHAIN_OVERHEAD = 16;
-
-  // The distribution of the number of actions until a running total reaches a threshold.
-  class UntilOdds {
-    constructor(probabilities, tail, threshold) {
-      this.probabilities = Object.freeze(probabilities); this.tail = tail; this.threshold = threshold;
-      Object.freeze(this);
-    }
-    // The mean number of actions, counting the tail as reached at the cut-off.
-    get expected() {
-      let s = 0;
-      for (let k = 0; k < this.probabilities.length; k++) s += (k + 1) * this.probabilities[k];
-      return s + (this.probabilities.length + 1) * this.tail;
-    }
-    at_most(n) {
-      let s = 0;
-      for (let k = 0; k < Math.min(Math.max(0, n), this.probabilities.length); k++) s += this.probabilities[k];
-      return s;
-    }
-    get median() {
-      let total = 0;
-      for (let k = 0; k < this.probabilities.length; k++) {
-        total += this.probabilities[k];
-        if (total >= 0.5) return k + 1;
-      }
-      return this.probabilities.length + 1;
-    }
-    toDict() {
-      return {probabilities: this.probabilities.slice(), tail: this.tail, threshold: this.threshold,
-              expected: this.expected, median: this.median};
-    }
-    toJSON() { return this.toDict(); }
-  }
-  function _rt_is_int(v) { return typeof v === 'number' && Number.isInteger(v); }
-  function _rt_chain_check(threshold, maxAttacks) {
-    if (!_rt_is_int(threshold) || threshold < 1 || threshold > MAX_THRESHOLD) {
-      throw new OutOfBounds(`阈值必须是1至${MAX_THRESHOLD}的整数`, {key: 'threshold'});
-    }
-    if (!_rt_is_int(maxAttacks) || maxAttacks < 1 || maxAttacks > MAX_ATTACKS) {
-      throw new OutOfBounds(`最多攻击次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_attacks'});
-    }
-  }
-  function _rt_too_much(work) {
-    return new OutOfBounds(`阈值×结果种数×攻击次数的计算量${work}超过${MAX_CHAIN_WORK}：请降低阈值或最多攻击次数`,
-                           {key: 'threshold'});
-  }
-  // A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
-  function _rt_chain_row(gains) {
-    const values = [], probs = [];
-    let stay = 0.0;
-    for (const vp of gains.entries()) {
-      const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
-      if (chance <= 0.0) continue;
-      if (gained === 0) stay += chance;
-      else { values.push(gained); probs.push(chance); }
-    }
-    return [values, probs, stay];
-  }
-  function _rt_as_map(marginal) {
-    if (marginal instanceof Map) return marginal;
-    if (_rt_is_mapping(marginal)) return new Map(Object.keys(marginal).map(k => [Number(k), marginal[k]]));
-    throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
-  }
-  // Exactly: the number of independent actions, each adding a value drawn from `marginal` (a Map
-  // value -> probability), until the running total reaches `threshold`.
-  function attacks_until(marginal, threshold, maxAttacks, negligible) {
-    maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
-    marginal = _rt_as_map(marginal);
-    for (const v of marginal.keys()) if (!_rt_is_int(v) || v < 0) throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
-    _rt_chain_check(threshold, maxAttacks);
-    return _rt_chain([[0, threshold, _rt_chain_row(marginal)]], threshold, maxAttacks,
-                     negligible === undefined ? 1e-15 : negligible);
-  }
-  // attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
-  // total that returns the same Map object as the one before shares its step).
-  function chain_until(gains, threshold, maxAttacks, negligible) {
-    maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
-    _rt_chain_check(threshold, maxAttacks);
-    if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
-    const rows = new Map(), runs = [];
-    for (let total = 0; total < threshold; total++) {
-      const g = gains(total);
-      let row = rows.get(g);
-      if (row === undefined) { row = _rt_chain_row(g); rows.set(g, row); }
-      if (runs.length && runs[runs.length - 1][2] === row) runs[runs.length - 1][1] = total + 1;
-      else runs.push([total, total + 1, row]);
-    }
-    return _rt_chain(runs, threshold, maxAttacks, negligible === undefined ? 1e-15 : negligible);
-  }
-  function _rt_chain(runs, threshold, maxAttacks, negligible) {
-    let per = 0;
-    for (const run of runs) per += (run[2][0].length + 1) * (run[1] - run[0] + _rt_CHAIN_OVERHEAD);
-    const work = maxAttacks * per;
-    if (work > MAX_CHAIN_WORK) throw _rt_too_much(work);
-    let top = 0;
-    for (const run of runs) for (const v of run[2][0]) if (v > top) top = v;
-    let dist = new Array(threshold).fill(0.0);
-    dist[0] = 1.0;
-    let hi = 0, alive = 1.0;
     const out = [];
-    for (let step = 0; step < maxAttacks; step++) {
-      const nxt = new Array(threshold).fill(0.0);
-      let absorbed = 0.0, moved = false, fresh = 0;
-      for (const run of runs) {
-        const start = run[0];
-        if (start > hi) break;
-        const stop = Math.min(run[1], hi + 1), values = run[2][0], probs = run[2][1], stay = run[2][2];
-        const n = stop - start;
-        if (stay && start >= fresh) {
-          for (let i = 0; i < n; i++) nxt[start + i] = stay * dist[start + i];
-        } else if (stay) {
-          for (let i = 0; i < n; i++) nxt[start + i] = nxt[start + i] + stay * dist[start + i];
-        }
-        fresh = stop + top;
-        for (let j = 0; j < values.length; j++) {
-          const p = probs[j], at = start + values[j];
-          moved = true;
-          const inside = threshold - at;  // how many of the run's totals stay below the threshold
-          for (let i = 0; i < Math.min(n, inside); i++) nxt[at + i] = nxt[at + i] + p * dist[start + i];
-          if (inside < n) {
-            let s = 0;
-            for (let i = Math.max(0, inside); i < n; i++) s += dist[start + i];
-            absorbed += p * s;
-          }
-        }
-      }
-      if (!moved) {
-        for (let k = step; k < maxAttacks; k++) out.push(0.0);
-        break;
-      }
-      out.push(absorbed);
-      dist = nxt;
-      hi = Math.min(threshold - 1, hi + top);
-      alive = 0;
-      for (const x of dist) alive += x;
-      if (alive < negligible) break;
+    let plain = null;
+    for (const tp of m.points) {
+      if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
+      if (plain === null) plain = this._effective(m, false);
+      const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
+                                                      _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
+      if (amount > 0) out.push([tp[0], amount]);
     }
-    return new UntilOdds(out, Math.max(0.0, alive), threshold);
+    return out;
   }
-  // The exact mean number of actions until the running total reaches `threshold` (null when the
-  // total can never grow).
-  function expected_attacks(marginal, threshold) {
-    marginal = _rt_as_map(marginal);
-    _rt_chain_check(threshold, 1);
-    let stay = 0;
-    const steps = [];
-    for (const vp of marginal.entries()) {
-      if (vp[0] <= 0) stay += vp[1];
-      else if (vp[1] > 0) steps.push([Math.trunc(vp[0]), Number(vp[1])]);
-    }
-    if (threshold * Math.max(1, steps.length) > MAX_CHAIN_WORK) {
-      throw new OutOfBounds(`阈值×结果种数超过${MAX_CHAIN_WORK}`, {key: 'threshold'});
-    }
-    if (!steps.length || stay >= 1.0) return null;
-    let top = 0;
-    for (const s of steps) if (s[0] > top) top = s[0];
-    const e = new Array(threshold + top).fill(0.0), scale = 1.0 - stay;
-    for (let t = threshold - 1; t >= 0; t--) {
-      let s = 0;
-      for (const vp of steps) s += vp[1] * e[t + vp[0]];
-      e[t] = (1.0 + s) / scale;
-    }
-    return e[0];
+  // `name`'s conditions now: its own, those its relations give it, its states'.
+  active_conditions(name) {
+    for (const m of this.members) if (m.name === name) return this._active(m);
+    return [];
   }
-  // attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
-  function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
-    _rt_chain_check(threshold, maxAttacks);
-    if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
-    const result = odds();
-    if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
-    const marginal = result.marginal(field);
-    for (const v of marginal.keys()) {
-      if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
-    }
-    return attacks_until(marginal, threshold, maxAttacks);
+  holds(relation, holder, held) {
+    return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
   }
-  // The package's `until(procedure, field, threshold, ...args, options)`: args and options as
-  // `<procedure>_odds` takes them, plus max_attacks (default 200) in the options.
-  function _rt_until(rules, procedure, field, threshold, args) {
-    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-    if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
-    args = args.slice();
-    const last = args.length ? args[args.length - 1] : undefined;
-    const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
-    let maxAttacks = 200;
-    if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-    const kw = Object.create(null);
-    const positional = spec.positional;
-    for (let i = 0; i < args.length; i++) {
-      if (i < positional.length) kw[positional[i]] = args[i];
-    }
-    for (const k of Object.keys(options)) kw[k] = options[k];
-    if (args.length > positional.length) {
-      throw new OutOfBounds(`“${spec.name}”最多有${positional.length}个位置参数`, {key: 'args'});
-    }
-    return _rt_sequence_odds(() => _rt_fight_call(spec.odds, positional, kw), field, threshold, maxAttacks);
-  }
-  function _rt_is_plain(v) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-    const proto = Object.getPrototypeOf(v);
-    return proto === null || proto === Object.prototype;
-  }
-  // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
-  function _rt_state_threshold(rules, creature, track, limit, m) {
-    if (rules.accumulate === null) return 0;
-    if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
-    limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
-    const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
-      : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
-    const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
-    let hi = 1;
-    while (!reaches(hi)) {
-      if (hi >= limit) return 0;
-      hi = Math.min(limit, hi * 2);
-    }
-    let lo = Math.floor(hi / 2);
-    while (lo + 1 < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (reaches(mid)) hi = mid;
-      else lo = mid;
-    }
-    return hi;
-  }
-  // Fight.until_state: the chain over the target's points, each total with its own odds.
-  function _rt_until_state(fight, procedure, roles, target, track, options) {
-    const rules = fight.rules;
-    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-    if (roles instanceof Map) roles = _rt_object(roles);
-    if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
-      throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
-    }
-    const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
-    if (effect === undefined || rules.accumulate === null) {
-      throw new OutOfBounds(`“${spec.name}”不给${target}累积负面点数`, {key: procedure});
-    }
-    if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
-    options = _rt_fight_options(options);
-    let maxAttacks = 200;
-    if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-    const m = fight.member(roles[target]);
-    const start = m.track_points(track);
-    const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
-    if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
-    const others = Object.create(null);
-    for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
-    const cache = new Map();
-    const gains = total => {
-      const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
-      const key = JSON.stringify(seen.toDict());
-      if (!cache.has(key)) {
-        const kw = Object.create(null);
-        kw[target] = seen;
-        for (const k of Object.keys(others)) kw[k] = others[k];
-        for (const k of Object.keys(options)) kw[k] = options[k];
-        const odds = _rt_fight_call(spec.odds, spec.positional, kw);
-        const atTrack = odds.fields.indexOf(effect.key), atPoints = odds.fields.indexOf(effect.field);
-        const dist = new Map();
-        for (const op of odds.outcomes) {
-          const gained = op[0][atTrack] === track ? Math.trunc(op[0][atPoints]) : 0;
-          dist.set(gained, (dist.has(gained) ? dist.get(gained) : 0.0) + op[1]);
-        }
-        cache.set(key, dist);
-      }
-      return cache.get(key);
-    };
-    return chain_until(gains, Math.max(1, needed - start), maxAttacks);
+  // What `name` has left of resource `rid`.
+  resource(name, rid) {
+    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+    return _rt_resource_amount(this.rules, this.member(name), rid);
   }
 
-  // ---- exact odds over a plan (fight_plan.py) ----
-  // How many actions of an opening sequence and then a repeated cycle until a target is reached
-  // (Fight.until_plan), following the whole fight state: the chain's states are fights (without their
-  // logs); each action maps a state to the states its outcomes lead to, by the procedure's exact odds
-  // with the stats and options the fight supplies in that state (Fight._prepare) and Fight.apply of
-  // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
-  const MAX_PLAN_STEPS = 100;
-  const MAX_PLAN_STATES = 20000;
-  const MAX_PLAN_WORK = 300000;
-  const _rt_MAX_PLAN_OPTIONS = 50;
-  const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
-  const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
-  const _rt_KIND_NAMES = {condition: '条件', state: '状态', counter: '计数', points: '累积槽'};
-
-  function _rt_cut20(value) { return Array.from(String(value)).slice(0, 20).join(''); }
-  function _rt_plan_step(rules, names, raw) {
-    if (!_rt_is_mapping(raw) || Object.keys(raw).some(k => _rt_PLAN_KEYS.indexOf(k) < 0) || !_rt_has(raw, 'procedure')) {
-      throw new OutOfBounds('计划的每一步是 {procedure, roles, options, end_turn} 的映射', {key: 'plan'});
+  // ---- acting ----
+  // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
+  // procedure's options (its other parameters and `dice`); the fight is unchanged.
+  resolve(procedure, roles, options) {
+    const prepared = this._prepare(procedure, roles, options);
+    _rt_check_call(prepared[0], procedure, prepared[1]);
+    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
+      const priced = this._priced(prepared[0], prepared[5], result);
+      prepared[4] = priced[0];
+      for (const s of priced[1]) prepared[2].push(s);
     }
-    const procedure = raw.procedure;
+    if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
+    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
+                           prepared[4]);
+  }
+  // What an action whose result decides what it spends (the kind of action: action_from; amounts of
+  // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
+  // lets it through: [plan, sentences]; Refused when refused.
+  _priced(spec, roles, result) {
+    if (this.rules.turn === null) return [null, []];
+    const action = spec.action_from ? String(result[spec.action_from]) : undefined;
+    const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
+    return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
+  }
+  // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
+  // the options its conditions supply, then the caller's), the sentences of the state that applied,
+  // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
+  _prepare(procedure, roles, options) {
+    const rules = this.rules;
     const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
-    if (!spec.odds) throw new OutOfBounds(`“${spec.name}”没有精确概率，不能用于计划`, {key: procedure});
-    const roles = _rt_get_or(raw, 'roles', null);
-    const given = _rt_is_mapping(roles) ? Object.keys(roles) : null;
-    if (given === null || given.length !== spec.roles.length || given.some(r => spec.roles.indexOf(r) < 0)) {
+    if (roles instanceof Map) roles = _rt_object(roles);
+    if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
+    const given = Object.keys(roles);
+    // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
+    if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
       throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
     }
-    for (const r of given) {
-      const name = roles[r];
-      if (typeof name !== 'string' || names.indexOf(name) < 0) {
-        throw new OutOfBounds(`战斗中没有“${name}”`, {key: _rt_cut20(name)});
-      }
+    options = _rt_fight_options(options);
+    const keys = Object.keys(options);
+    for (const key of keys) {
+      if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
     }
-    const options = _rt_get_or(raw, 'options', null) || {};
-    if (!_rt_is_mapping(options) || Object.keys(options).length > _rt_MAX_PLAN_OPTIONS) {
-      throw new OutOfBounds('选项应为映射', {key: 'options'});
-    }
-    for (const key of Object.keys(options)) {
-      if (!spec.params.has(key)) throw new OutOfBounds(`“${spec.name}”没有选项“${_rt_cut20(key)}”`, {key: _rt_cut20(key)});
-      const v = options[key];
-      if (v !== null && typeof v !== 'boolean' && typeof v !== 'number' && typeof v !== 'string') {
-        throw new OutOfBounds(`选项“${spec.params.get(key)}”应为数、真假或文字`, {key: key});
-      }
-    }
-    const endTurn = _rt_get_or(raw, 'end_turn', false);
-    if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
-    const opts = Object.create(null);
-    for (const key of Object.keys(options)) opts[key] = options[key];
-    return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
-                          end_turn: endTurn});
-  }
-  // [opening, cycle] of a plan: {opening: [step, ...], cycle: [step, ...]} (the cycle not empty) or a list of steps.
-  function _rt_read_plan(rules, names, plan) {
-    let opening, cycle;
-    if (Array.isArray(plan)) {
-      opening = []; cycle = plan;
-    } else if (_rt_is_mapping(plan) && Object.keys(plan).every(k => k === 'opening' || k === 'cycle')
-               && _rt_has(plan, 'cycle')) {
-      opening = _rt_get_or(plan, 'opening', null) || []; cycle = plan.cycle;
-    } else {
-      throw new OutOfBounds('计划应为 {opening: [...], cycle: [...]}，或一列步骤', {key: 'plan'});
-    }
-    if (!Array.isArray(opening) || !Array.isArray(cycle) || !cycle.length) {
-      throw new OutOfBounds('计划的循环部分至少要有一步', {key: 'plan'});
-    }
-    if (opening.length + cycle.length > MAX_PLAN_STEPS) throw new OutOfBounds(`计划最多${MAX_PLAN_STEPS}步`, {key: 'plan'});
-    return [opening.map(s => _rt_plan_step(rules, names, s)), cycle.map(s => _rt_plan_step(rules, names, s))];
-  }
-  function _rt_plan_target(rules, names, raw) {
-    if (!_rt_is_mapping(raw) || !_rt_has(raw, 'who')) {
-      throw new OutOfBounds('目标应为 {who, condition | state | counter | points, at_least} 的映射', {key: 'target'});
-    }
-    const kinds = _rt_TARGET_KINDS.filter(k => _rt_has(raw, k));
-    const allowed = ['who', 'at_least'].concat(_rt_TARGET_KINDS);
-    if (kinds.length !== 1 || Object.keys(raw).some(k => allowed.indexOf(k) < 0)) {
-      throw new OutOfBounds('目标要且只要给出 condition、state、counter、points 之一', {key: 'target'});
-    }
-    const who = raw.who, kind = kinds[0], key = raw[kind];
-    if (typeof who !== 'string' || names.indexOf(who) < 0) throw new OutOfBounds(`战斗中没有“${_rt_cut20(who)}”`, {key: 'who'});
-    const known = {condition: rules.conditions, state: rules.state_names, counter: rules.counters, points: rules.tracks}[kind];
-    if (typeof key !== 'string' || !known.has(key)) throw new OutOfBounds(`没有这个${_rt_KIND_NAMES[kind]}`, {key: kind});
-    const atLeast = _rt_get_or(raw, 'at_least', 1);
-    if (kind === 'counter' || kind === 'points') {
-      if (!_rt_is_int(atLeast) || atLeast < 1 || atLeast > MAX_VALUE) {
-        throw new OutOfBounds(`at_least 必须是1至${MAX_VALUE}的整数`, {key: 'at_least'});
-      }
-    } else if (_rt_has(raw, 'at_least')) {
-      throw new OutOfBounds('at_least 只用于 counter 与 points', {key: 'at_least'});
-    }
-    return Object.freeze({who: who, kind: kind, key: key, at_least: atLeast});
-  }
-  // One target or a list of them (reaching any is reaching the target).
-  function _rt_read_targets(rules, names, target) {
-    const raw = Array.isArray(target) ? target.slice() : [target];
-    if (raw.length < 1 || raw.length > _rt_MAX_PLAN_OPTIONS) {
-      throw new OutOfBounds(`目标应有1至${_rt_MAX_PLAN_OPTIONS}个`, {key: 'target'});
-    }
-    return raw.map(t => _rt_plan_target(rules, names, t));
-  }
-  function _rt_reached(fight, targets) {
-    for (const t of targets) {
-      const m = fight.member(t.who);
-      if (t.kind === 'state' && m.states.indexOf(t.key) >= 0) return true;
-      if (t.kind === 'condition' && fight._active(m).some(c => c.id === t.key)) return true;
-      if (t.kind === 'counter' && m.counter(t.key) >= t.at_least) return true;
-      if (t.kind === 'points' && m.track_points(t.key) >= t.at_least) return true;
-    }
-    return false;
-  }
-  // What tells two states of one chain apart (the combatants' base stats never change).
-  function _rt_plan_key(fight) {
-    return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
-                                                    m.lowered]),
-                           fight.turn, fight.relations]);
-  }
-  // `fight` with the counted total set aside (its counter at 0).
-  function _rt_plan_zero(fight, counted) {
-    return fight._with({members: fight.members.map(m => (m.name === counted.who
-      ? _rt_member_with(m, {counters: m.counters.filter(kv => kv[0] !== counted.key)}) : m))});
-  }
-  // The fight after the step: without its log, at the actor's next turn when the step ends the turn,
-  // its turn counted from the start of the round (every expiry moved with it).
-  function _rt_plan_end(fight, step) {
-    if (step.end_turn) {
-      const spec = fight.rules.actions.get(step.procedure);
-      const actor = step.roles[spec.subject][1];
-      for (let i = 0; i < fight.members.length; i++) {
-        fight = fight.next_turn();
-        if (fight.actor === actor) break;
-      }
-    }
-    const n = fight.members.length, shift = Math.floor(fight.turn / n) * n;
-    if (!shift) return fight._with({log: []});
-    const members = fight.members.map(m => _rt_member_with(m, {
-      modifiers: m.modifiers.map(x => (x.expires >= 0 ? new _rt_Modifier(x.stat, x.delta, x.expires - shift, x.source) : x)),
-      conditions: m.conditions.map(c => (c.expires >= 0 ? new _rt_Condition(c.id, c.value, c.source, c.expires - shift) : c)),
-    }));
-    return fight._with({members: members, turn: fight.turn - shift, log: []});
-  }
-  // The outcome fields of an action of `spec` that Fight.apply reads: its effects' amounts, gates and
-  // tracks, the gates of the conditions an action ends, and the kind of action it spends.
-  function _rt_fields_read(rules, spec) {
-    const read = [];
-    for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) read.push(x.scope.when);
-    if (spec.action_from) read.push(spec.action_from);  // the kind of action it spends
-    for (const pf of spec.costs) read.push(pf[1]);  // what it spends of the turn's pools
-    for (const e of spec.effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
-    return read.filter((f, i) => read.indexOf(f) === i);
-  }
-  // The steps of one until_plan call: each state's successors at each place in the plan, and each
-  // procedure's odds for the arguments a state gives it, computed once.
-  class _rt_PlanChain {
-    constructor(rules, counted) {
-      this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
-      this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
-    }
-    step(fight, key, place, step) {
-      const cacheKey = key + '\u0000' + place;
-      const kept = this.steps.get(cacheKey);
-      if (kept !== undefined) return kept;
-      const merged = new Map();
-      let prepared = null;
-      try {
-        prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
-      } catch (err) {
-        if (!(err instanceof Refused)) throw err;
-      }
-      if (prepared === null) {
-        this._add(merged, _rt_plan_end(fight, step), 1.0);
-      } else {
-        const outcomes = this._outcomes(step.procedure, prepared[0], prepared[1]);
-        if (this.work + outcomes.length > MAX_PLAN_WORK) {
-          throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_WORK}次结算：请减少最多行动次数`);
+    const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
+    for (const r of given) found[r] = this.member(roles[r]);
+    if (!this.relations.length && rules.turn === null) {
+      // nothing changes their stats or applies to them, and no turn budget: their base stats, as
+      // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
+      const kwargs = Object.create(null);
+      let plain = true;
+      for (const role of spec.roles) {
+        const m = found[role];
+        if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
+          plain = false;
+          break;
         }
-        this.work += outcomes.length;
-        for (const oq of outcomes) {
-          let plan = prepared[4];
-          if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
-            try {
-              plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
-            } catch (err) {
-              if (!(err instanceof Refused)) throw err;
-              this._add(merged, _rt_plan_end(fight, step), oq[1]);
-              continue;
-            }
-          }
-          const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
-          this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
-        }
+        kwargs[role] = m.base;
       }
-      const out = Array.from(merged.values()).map(v => [v[0], v[1], v[2], v[3]]);
-      this.steps.set(cacheKey, out);
-      return out;
-    }
-    _add(merged, after, q) {
-      let delta = 0;
-      if (this.counted !== null) {
-        delta = after.member(this.counted.who).counter(this.counted.key);
-        if (delta) after = _rt_plan_zero(after, this.counted);
-      }
-      const key = _rt_plan_key(after), k2 = key + '\u0000' + delta;
-      const have = merged.get(k2);
-      merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
-    }
-    // What one action adds to the counted total when it leaves the state as it was but for that
-    // total (told without applying it, plain_gains, else from its applied outcomes), so that the
-    // chain is the plain one over the total; null when some outcome changes the state or lowers it.
-    cycle_gains(fight, step) {
-      const plain = this.plain_gains(fight, step);
-      if (plain !== null) return plain;
-      const key = _rt_plan_key(fight), steps = this.step(fight, key, 0, step);
-      if (!steps.every(s => s[1] === key && s[2] >= 0)) return null;
-      const gains = new Map();
-      for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
-      return gains;
-    }
-    // What one action adds to the counted total, when it can be told without applying it: nobody
-    // carries anything (no modifier, state, condition, points, relation, turn budget) and every
-    // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
-    // was and the chain is the plain one. null when that cannot be told this way.
-    plain_gains(fight, step) {
-      const counted = this.counted;
-      if (counted === null || fight.relations.length || fight.rules.turn !== null) return null;
-      if (fight.members.some(m => m.modifiers.length || m.states.length || m.conditions.length || m.points.length)) return null;
-      let prepared;
-      try {
-        prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
-      } catch (err) {
-        if (err instanceof Refused) return null;
-        throw err;
-      }
-      if (prepared[4] !== null && prepared[4] !== undefined) return null;
-      const spec = prepared[0], roles = new Map(step.roles), gains = new Map();
-      for (const oq of this._outcomes(step.procedure, spec, prepared[1])) {
-        const outcome = oq[0];
-        let delta = 0;
-        for (const e of spec.effects) {
-          if (e.when && !outcome[e.when]) continue;
-          const amount = e.field ? Math.trunc(Number(outcome[e.field])) * e.sign : 0;
-          if (e.kind === 'counter' && e.key === counted.key && roles.get(e.role) === counted.who) delta += amount;
-          else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
-          else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
-          else if (e.kind === 'clear') continue;  // nobody has a condition to clear
-          else if ((e.kind === 'resource' || e.kind === 'capacity') && _rt_resource_spent(e, outcome) === 0) continue;
-          else return null;
-        }
-        if (delta < 0) return null;
-        gains.set(delta, (gains.has(delta) ? gains.get(delta) : 0.0) + oq[1]);
-      }
-      return gains;
-    }
-    _outcomes(procedure, spec, kwargs) {
-      let cacheKey = null;
-      try {
-        cacheKey = JSON.stringify([procedure, Object.keys(kwargs).sort().map(k => [k, kwargs[k]])]);
-      } catch (err) {
-        cacheKey = null;
-      }
-      if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
-      _rt_check_call(spec, procedure, kwargs);
-      const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
-      if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
-      const fields = odds.fields, wanted = this.read.get(procedure);
-      const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
-      const grouped = new Map();
-      for (const op of odds.outcomes) {
-        if (op[1] <= 0.0) continue;
-        const projected = at.map(i => op[0][i]), k = JSON.stringify(projected);
-        const have = grouped.get(k);
-        if (have === undefined) grouped.set(k, [projected, op[1]]);
-        else have[1] += op[1];
-      }
-      const out = Array.from(grouped.values()).map(vp => {
-        const outcome = {};
-        read.forEach((f, i) => { outcome[f] = vp[0][i]; });
-        return [Object.freeze(outcome), vp[1]];
-      });
-      if (cacheKey !== null) this.odds.set(cacheKey, out);
-      return out;
-    }
-  }
-  function _rt_until_plan(fight, plan, target, options) {
-    const rules = fight.rules, names = fight.members.map(m => m.name);
-    const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
-    const targets = _rt_read_targets(rules, names, target);
-    options = _rt_options(options, ['max_actions', 'negligible']);
-    const maxActions = options.max_actions === undefined ? 200 : options.max_actions;
-    const negligible = options.negligible === undefined ? 1e-15 : options.negligible;
-    if (!_rt_is_int(maxActions) || maxActions < 1 || maxActions > MAX_ATTACKS) {
-      throw new OutOfBounds(`最多行动次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_actions'});
-    }
-    if (_rt_reached(fight, targets)) throw new OutOfBounds('战斗已经达到这个目标', {key: 'target'});
-    // A lone counter target is carried beside the state rather than in it (counters feed no stat).
-    const counted = targets.length === 1 && targets[0].kind === 'counter' ? targets[0] : null;
-    let start = fight._with({log: []}), total0 = 0;
-    if (counted !== null) {
-      total0 = start.member(counted.who).counter(counted.key);
-      start = _rt_plan_zero(start, counted);
-    }
-    let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
-    const chain = new _rt_PlanChain(rules, counted), out = [];
-    if (counted !== null && !opening.length && cycle.length === 1) {
-      // one action again and again that leaves the state as it was (but for the total): the plain
-      // chain over the total (attacks_until)
-      const gains = chain.cycle_gains(start, cycle[0]);
-      if (gains !== null) {
-        const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
-        return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
+      if (plain) {
+        for (const k of keys) kwargs[k] = options[k];
+        return [spec, kwargs, [], [], null, roles];
       }
     }
-    let alive = 1.0;
-    for (let k = 0; k < maxActions; k++) {
-      const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;
-      const step = place < opening.length ? opening[place] : cycle[place - opening.length];
-      const nxt = new Map();
-      let absorbed = 0.0;
-      for (const kv of dist.entries()) {
-        const totals = kv[1][1];
-        for (const next of chain.step(kv[1][0], kv[0], place, step)) {
-          const after = next[0], key = next[1], delta = next[2], q = next[3];
-          if (counted === null && _rt_reached(after, targets)) {
-            let s = 0;
-            for (const p of totals.values()) s += p;
-            absorbed += q * s;
-            continue;
-          }
-          let have = nxt.get(key);
-          if (have === undefined) { have = [after, new Map()]; nxt.set(key, have); }
-          const into = have[1];
-          for (const tp of totals.entries()) {
-            const total = tp[0] + delta;
-            if (counted !== null && total >= counted.at_least) absorbed += tp[1] * q;
-            else into.set(total, (into.has(total) ? into.get(total) : 0.0) + tp[1] * q);
+    const byName = new Map();
+    for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
+    this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
+    const plan = spec.action_from || spec.costs.length ? null  // else _priced
+      : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
+    const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
+    const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
+    for (const role of spec.roles) {
+      const m = this.member(roles[role]);
+      const applying = this._applying(m, procedure, byName);
+      kwargs[role] = this._effective(m, true, applying);
+      for (const s of this.applied_to(m.name, applying)) applied.push(s);
+      for (const cs of applying) {
+        const c = cs[0], spc = cs[1];
+        for (const pv of spc.options) {
+          if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
+            supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
+            suppliedKeys.push(pv[0]);
+            applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
           }
         }
+        if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
+          used.push([m.name, c.id, c.source]);
+        }
       }
-      let live = 0;
-      for (const v of nxt.values()) live += v[1].size;
-      if (live > MAX_PLAN_STATES) {
-        throw new LimitExceeded(`计划的战斗状态有${live}种，超过上限${MAX_PLAN_STATES}：请减少最多行动次数`);
-      }
-      out.push(absorbed);
-      dist = new Map(Array.from(nxt.entries()).filter(kv => kv[1][1].size > 0));
-      alive = 0;
-      for (const v of dist.values()) for (const p of v[1].values()) alive += p;
-      if (alive < negligible) break;
     }
-    return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+    if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
+      const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
+      for (const s of pks[2]) applied.push(s);
+      for (const k of pks[1]) kwargs[k] = pks[0][k];
+    }
+    for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
+      for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
+    }
+    for (const k of Object.keys(options)) kwargs[k] = options[k];
+    return [spec, kwargs, applied, used, plan, roles];
   }
-  // The exact mean number of actions of `plan` until `target` (Fight.expected_until): solved for the
-  // mean where one action repeated leaves the state as it was (expected_attacks, no cut-off), else
-  // from until_plan's distribution; null when the target may never be reached, or not within
-  // max_actions (more than 1e-9 of the chance left).
-  function _rt_expected_until(fight, plan, target, options) {
-    const rules = fight.rules, names = fight.members.map(m => m.name);
-    const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
-    const targets = _rt_read_targets(rules, names, target);
-    options = _rt_options(options, ['max_actions']);
-    const maxActions = options.max_actions === undefined ? 1000 : options.max_actions;
-    if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
-      const counted = targets[0];
-      const start = _rt_plan_zero(fight._with({log: []}), counted);
-      const gains = new _rt_PlanChain(rules, counted).cycle_gains(start, cycle[0]);
-      const need = counted.at_least - fight.member(counted.who).counter(counted.key);
-      if (gains !== null && need >= 1) return expected_attacks(gains, need);
-    }
-    const odds = _rt_until_plan(fight, plan, target, {max_actions: maxActions});
-    return odds.tail <= 1e-9 ? odds.expected : null;
+  // Resolve and apply in one call: [action, fight].
+  act(procedure, roles, options) {
+    const action = this.resolve(procedure, roles, options);
+    return [action, this.apply(action)];
   }
 
-  // ---- resources and lowered capacities (fight_resources.py) ----
-  // A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
-  // number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
-  // track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
-  function _rt_resource_top(spec, base) {
-    return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
-  }
-  // What `m` has left of resource `rid`: what it changed to, else its starting amount.
-  function _rt_resource_amount(rules, m, rid) {
-    for (const kv of m.resources) if (kv[0] === rid) return kv[1];
-    const spec = rules.resources.get(rid);
-    const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
-    return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
-  }
-  // The stats the procedures read as what is left, set to it (within each stat's range).
-  function _rt_resource_reflect(rules, m, values) {
-    for (const kv of m.resources) {
-      const spec = rules.resources.get(kv[0]);
-      if (spec !== undefined && spec.stat) {
-        const nlh = rules.stats.get(spec.stat);
-        values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+  // ---- what applying changes in a member (fight_stats.py) ----
+  // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
+  // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
+  static _modify(m, next, log) {
+    for (let i = 0; i < m.modifiers.length; i++) {
+      const x = m.modifiers[i];
+      if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
+        const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
+        return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
       }
     }
+    if (m.modifiers.length >= MAX_MODIFIERS) {
+      log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
+      return m;
+    }
+    return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
   }
-  // The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
-  function _rt_capacity_kw(rules, m, track, options) {
-    const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
-    if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
-    return options;
-  }
-  function _rt_resource_spent(e, result) {
-    return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
-  }
-  function _rt_resource_refusal(rules, m, rid, wanted, what) {
-    const spec = rules.resources.get(rid);
-    return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
-                       {key: 'resource'});
-  }
-  // What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
-  // spends more than its holder has left.
-  function _rt_refuse_spends(fight, spec, roles, result, applied) {
-    const wanted = new Map();
-    for (const e of spec.effects) {
-      if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
-        const key = roles[e.role] + '\u0000' + e.key;
-        wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+  // The ruleset's recovery rule for a combatant whose counter grew.
+  _recover(m, taken, log) {
+    const rules = this.rules, od = rules.on_damage;
+    for (const tp of m.points) {
+      const track = tp[0], points = tp[1];
+      const state = rules.track_states.get(track);
+      if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
+      const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
+      if (left !== points) {
+        m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
       }
-    }
-    for (const kv of wanted) {
-      const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
-      const left = _rt_resource_amount(fight.rules, m, parts[1]);
-      if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
-      if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
-    }
-  }
-  // The options the fight gives a procedure that reads a track's points and capacity loss.
-  function _rt_track_inputs(rules, procedure, m, options) {
-    const inputs = rules.track_inputs.get(procedure), out = [];
-    if (inputs === undefined) return out;
-    let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
-    if (track !== null && typeof track === 'object') track = track.id;
-    if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
-    if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
-    if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
-    return out;
-  }
-  // `m` after a resource or capacity effect of an action named `what` (a sentence each).
-  function _rt_resource_effect(fight, m, e, result, what, log) {
-    const rules = fight.rules;
-    if (e.kind === 'capacity') {
-      const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
-      if (!n || !rules.tracks.has(track)) return m;
-      const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
-      if (loss === before) return m;
-      log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
-      return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
-    }
-    const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
-    if (!n) return m;
-    const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
-    if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
-    const after = e.sign < 0 ? before - n : Math.min(most, before + n);
-    const full = e.sign > 0 && before + n >= most ? '，已满' : '';
-    log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
-    m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
-    if (spec.on_empty && spec.knocks) {
-      const names = fight.members.map(x => x.name);
-      const has = m.conditions.some(c => c.id === spec.on_empty);
-      const spared = !!(e.other && result[e.other]);
-      if (after === 0 && before > 0 && !has && !spared) {
-        log.push(_rt_line(`${m.name}的${spec.name}已空`));
-        m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
-      } else if (after > 0 && has && spec.lifts) {
-        m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
-        log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+      if (awake) {
+        m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
       }
     }
     return m;
   }
-  // What `m` has left of each resource and each lowered capacity, for status.
-  function _rt_resources_shown(rules, m) {
-    const out = [];
-    for (const kv of rules.resources) {
-      const left = _rt_resource_amount(rules, m, kv[0]);
-      if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+
+  // ---- storing ----
+  // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
+  static from_dict(rules, data) {
+    let read;
+    try {
+      if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
+      read = _rt_read_fight(rules, data);
+    } catch (err) {
+      if (err instanceof RuleError) throw err;
+      throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
     }
-    for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+    return new Fight(rules, read[0], read[1], read[2], read[3]);
+  }
+
+  // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
+  // points on `track` put it into the track's state (fight_until.py; options: the procedure's
+  // options and max_attacks).
+  until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
+
+  // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
+  // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
+  until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
+  // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
+  expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
+  // Whether the fight has reached `target` (as until_plan takes it).
+  reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
+}
+
+function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
+function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
+function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
+function _rt_object(map) {
+  const out = Object.create(null);
+  for (const kv of map.entries()) out[kv[0]] = kv[1];
+  return out;
+}
+// The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
+function _rt_fight_options(options) {
+  if (options === undefined || options === null) return Object.create(null);
+  if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  const out = Object.create(null);
+  for (const k of Object.keys(options)) out[k] = options[k];
+  return out;
+}
+
+// ---- applying an action, and the next turn (fight.py) ----
+// What a resolved action's declared effects change (counters, tracks, modifiers, states, conditions,
+// resources, relations), the next combatant's turn, and a state the game master lifts: each a new
+// Fight. Fight's methods, as Fight.apply, next_turn and remove_state of the Python runtime.
+const _rt_APPLY = {
+  // A new fight with the action's declared effects applied (a sentence for each change).
+  apply(action) {
+    const rules = this.rules;
+    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
+    if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
+    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
+    const result = action.result;
+    const members = new Map(this.members.map(m => [m.name, m]));
+    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    let relations = null;  // made by the first relation effect (as fight.py)
+    const log = [];
+    const n = this.members.length;
+    let names = null;  // the members' names in order, made by the first effect that needs them
+    // whether a role holds a condition the action may use up or end
+    const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
+    if (holding) this._end_used(action, spec, members, log);
+    if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
+    for (const e of spec.effects) {
+      if (e.when && !result[e.when]) continue;
+      const who = roles.get(e.role);
+      let m = members.get(who);
+      const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
+      if (e.kind === 'counter') {
+        if (amount === 0) continue;
+        const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
+        m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
+        const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
+        log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
+          m = this._recover(m, Math.min(amount, rules.taken_max), log);
+        }
+        members.set(who, m);
+      } else if (e.kind === 'track') {
+        const track = String(result[e.key] || '');
+        if (!track || amount === 0 || !rules.tracks.has(track)) continue;
+        const before = _rt_get(m.points, track);
+        const total = _rt_clamp(before + amount, 0, rules.points_max);
+        m = _rt_with_points(m, _rt_put(m.points, track, total));
+        const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
+        log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.accumulate !== null) {
+          // its stats without debuffs: its base stats when nothing can change them (as fight.py)
+          const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
+            || this.relations.length ? this._effective(m, false) : m.base;
+          const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
+          const state = String(out[rules.state_index] || '');
+          if (state && m.states.indexOf(state) < 0) {
+            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
+            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
+            const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
+            m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
+            log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
+          }
+        }
+        if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
+          m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
+        }
+        members.set(who, m);
+      } else if (e.kind === 'modifier') {
+        if (amount === 0) continue;
+        if (names === null) names = this.members.map(x => x.name);
+        const index = names.indexOf(who);
+        let expires = -1;
+        if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
+        else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
+        m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
+        members.set(who, m);
+        const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
+        log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
+      } else if (e.kind === 'state') {
+        if (m.states.indexOf(e.key) < 0) {
+          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
+          log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
+        }
+      } else if (e.kind === 'condition') {
+        const value = e.field ? amount : 1;
+        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        if (names === null) names = this.members.map(x => x.name);
+        members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
+                                             source ? names.indexOf(source) : -1, log));
+      } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
+        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
+          const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
+          if (kept.length !== mm.conditions.length) {
+            members.set(name, _rt_member_with(mm, {conditions: kept}));
+            log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+          }
+        }
+      } else if (e.kind === 'resource' || e.kind === 'capacity') {
+        members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
+      } else if (e.kind === 'relation') {
+        if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
+        const held = roles.get(e.other);
+        const key = [e.key, who, held], k = key.join('\u0000');
+        if (e.duration === 'start' && !relations.has(k)) {
+          relations.set(k, key);
+          log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
+        } else if (e.duration === 'end' && relations.has(k)) {
+          relations.delete(k);
+          log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
+        }
+      }
+    }
+    if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
+    const changed = this.members.map(x => members.get(x.name));
+    if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
+      // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
+      return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
+    }
+    const same = relations === null || relations.size === this.relations.length
+      && this.relations.every(r => relations.has(r.join('\u0000')));
+    const after = this._with({members: changed,
+                              relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
+    return after._settle(log, this.relations);
+  },
+  // The next combatant's turn (a new round after the last); modifiers and conditions that last
+  // until the start of this turn lapse.
+  next_turn() {
+    const rules = this.rules, turn = this.turn + 1;
+    if (turn > MAX_TURN) {
+      throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
+    }
+    const log = [], members = [], lapsed = [];  // the lines this adds
+    for (const m of this.members) {
+      if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
+        members.push(m);
+        continue;
+      }
+      let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
+      for (const gone of m.modifiers) {
+        if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
+      }
+      let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
+      for (const c of m.conditions) {
+        if (lasting.indexOf(c) < 0) {
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+          lapsed.push([members.length, c]);
+        }
+      }
+      if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
+      if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
+      members.push(kept === m.modifiers && lasting === m.conditions ? m
+        : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
+    }
+    const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
+    this._new_turn(members, turn, log);
+    const n = this.members.length;
+    if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
+    const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
+    return followed ? after._settle([], []) : after;
+  },
+  // A new fight with `state` lifted from `name` (a recovery, the game master's call).
+  remove_state(name, state) {
+    const m = this.member(name);
+    if (m.states.indexOf(state) < 0) return this;
+    const kept = m.states.filter(s => s !== state);
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
+                       log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
+  },
+};
+for (const key of Object.keys(_rt_APPLY)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_APPLY[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- showing a fight (fight_shown.py) ----
+// A combatant's state in one line of the rules' language, what its state does to its stats, and
+// the plain data toDict writes (from_dict reads it back). Fight's methods, as the Python runtime's
+// Shown mixin.
+const _rt_SHOWN = {
+  // One line of `name`'s state in the rules' language.
+  status(name) {
+    const rules = this.rules, m = this.member(name);
+    const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
+    for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
+    const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
+    for (const s of m.states) {
+      const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
+      parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
+    }
+    for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
+      if (c.source) more.push(`来自${c.source}`);
+      if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
+      const forbids = _rt_forbids_text(spec, names);
+      if (forbids) more.push(forbids);
+      parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
+    }
+    if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
+    for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
+    for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
+    if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
+      parts.push(`本回合剩余${this.left(name)}`);
+      if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
+      if (m.ready) parts.push(`准备了${_rt_kind_name(this.rules.turn, m.ready)}`);
+    }
+    return `${name}：` + (parts.length ? parts.join('，') : '无变化');
+  },
+  // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
+  applied_to(name, applying) {
+    const rules = this.rules, m = this.member(name), out = [];
+    for (const x of m.modifiers) {
+      if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
+    }
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared && m.base[spared] === true) continue;
+      const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
+      if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
+    }
+    for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
+    if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
+      for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
+    }
+    for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
+      const c = cs[0], spec = cs[1];
+      const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
+                                                  : `非${_rt_name_of(rules.flag_names, sf[0])}`));
+      for (const sp of spec.adds) {
+        if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
+      }
+      for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
+      if (changes.length) {
+        const by = c.source ? `，来自${c.source}` : '';
+        out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
+      }
+    }
+    return out;
+  },
+  toDict() {
+    const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
+    return {
+      turn: this.turn, turns: this.rules.turn !== null,
+      members: this.members.map(m => {
+        const out = {
+          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
+        if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
+        if (m.lowered.length) out.lowered = pairs(m.lowered);
+        return out;
+      }),
+      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
+    };
+  },
+  toJSON() { return this.toDict(); },
+};
+for (const key of Object.keys(_rt_SHOWN)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_SHOWN[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- the turn as a budget (fight_budget.py) ----
+// What one combatant's turn holds (the ruleset's fight: turn: pools) and what each kind of action
+// costs from it, on its actor's own turn and off it, and what it takes from the next turn. Each
+// member carries `spent`, `owed` and `ready`; resolve refuses an action that does not fit when the
+// ruling says so (else lets it through with a sentence); apply spends it; a member's turn start
+// resets its budget to what it owed.
+function _rt_budget_amount(pool, value) {
+  const whole = Math.floor(value / pool.per_unit), part = value - whole * pool.per_unit;
+  const text = !part ? String(whole) : (whole ? `${whole}又` : '') + `${part}/${pool.per_unit}`;
+  return `${pool.name}${text}${pool.unit}`;
+}
+function _rt_shown_cost(turn, cost) {
+  return turn.pools.filter(p => _rt_get(cost, p.id)).map(p => _rt_budget_amount(p, _rt_get(cost, p.id))).join('、')
+    || '不耗费';
+}
+function _rt_budget_left(turn, spent) { return turn.pools.map(p => [p.id, p.per_turn - _rt_get(spent, p.id)]); }
+function _rt_left_text(turn, spent) {
+  const left = _rt_budget_left(turn, spent);
+  return turn.pools.map((p, i) => _rt_budget_amount(p, left[i][1])).join('、');
+}
+function _rt_fits(turn, spent, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  return cost.every(kv => _rt_get(spent, kv[0]) + kv[1] <= (per.has(kv[0]) ? per.get(kv[0]) : 0));
+}
+function _rt_budget_add(turn, pairs, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
+  return pairs;
+}
+function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
+  const out = new Map(cost);
+  for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
+  return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+function _rt_budget_plan(name, cost, owes, readied, over) {
+  return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
+}
+const _rt_BUDGET = {
+  // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
+  // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
+  // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
+  _plan(m, spec, action, extra) {
+    const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
+    if (action === undefined) action = spec.action;
+    if (turn === null || !action) return null;
+    const kind = turn.kinds.get(action);
+    if (kind === undefined) return null;
+    const what = _rt_kind_name(turn, action), own = m.name === this.actor;
+    if (!own && m.ready && m.ready === action) {  // the readied action, triggered
+      const readyKind = turn.kinds.get(m.ready);
+      const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
+      return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
+    }
+    let options = own ? kind.own : kind.off;
+    if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
+    if (!options.length) {
+      const where = !own ? '在自己的回合外' : '在自己的回合';
+      const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
+        .map(k => _rt_kind_name(turn, k));
+      const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
+      return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
+    }
+    for (const cost of options) if (_rt_fits(turn, m.spent, cost)) return _rt_budget_plan(m.name, cost, kind.next, false, '');
+    const over = `${m.name}本回合剩余${_rt_left_text(turn, m.spent)}，不能进行${what}（${_rt_shown_cost(turn, options[0])}）`;
+    return this._over(_rt_budget_plan(m.name, options[0], kind.next, false, over));
+  },
+  _over(plan) {
+    if (this.rules.turn.refuse) throw new Refused(plan.over, {key: 'turn'});
+    return plan;
+  },
+  // `m` after paying for an action (a sentence saying what it spent and what is left).
+  _spend(m, plan, log) {
+    const turn = _rt_turn_for(this, m);
+    if (plan === null || plan === undefined || turn === null) return m;
+    const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
+    if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    if (plan.cost.length) {
+      log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    }
+    if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
+    if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_kind_name(turn, m.ready)}`));
+    return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
+  },
+  // A new fight in which `name`, on its own turn, readies an action of kind `action`.
+  ready(name, action) {
+    const m = this.member(name), turn = _rt_turn_for(this, m);
+    const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
+    if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
+    if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
+    const what = _rt_kind_name(turn, action), options = turn.ready.length ? turn.ready : kind.own;
+    let cost = null;
+    for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
+    const log = [];
+    if (cost === null) {
+      const plan = this._over(_rt_budget_plan(name, options[0], [], false,
+        `${name}本回合剩余${_rt_left_text(turn, m.spent)}，不能宣言准备${what}（${_rt_shown_cost(turn, options[0])}）`));
+      cost = plan.cost;
+      log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    }
+    const spent = _rt_budget_add(turn, m.spent, cost);
+    log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
+                       log: this.log.concat(log)});
+  },
+  // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
+  _new_turn(members, turn, log) {
+    if (this.rules.turn === null) return;
+    const i = turn % members.length, m = members[i];
+    if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_kind_name(this.rules.turn, m.ready)}未被触发，失效`));
+    if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
+    if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
+  },
+  // What `name` has left of its turn, in the rules' words ('' without a turn budget).
+  left(name) {
+    if (this.rules.turn === null) return '';
+    const m = this.member(name);
+    return _rt_left_text(_rt_turn_for(this, m), m.spent);
+  },
+};
+for (const key of Object.keys(_rt_BUDGET)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_BUDGET[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- conditions and relations (fight_carried.py) ----
+// What a combatant carries from one action into later ones: which conditions it has now (its own,
+// its relations', its states'), which apply to an action, what they forbid, and how they are set,
+// used up and ended. Fight's methods, as the Python runtime's Carried mixin.
+const _rt_CARRIED = {
+  // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
+  _active(m) {
+    const rules = this.rules, out = m.conditions.slice();
+    for (const r of this.relations) {
+      const spec = rules.relation_specs.get(r[0]);
+      if (spec === undefined) continue;
+      if (spec.held && r[2] === m.name && !_rt_has_condition(m, spec.held, r[1])) out.push(new _rt_Condition(spec.held, 1, r[1], -1));
+      if (spec.holder && r[1] === m.name && !_rt_has_condition(m, spec.holder, r[2])) {
+        out.push(new _rt_Condition(spec.holder, 1, r[2], -1));
+      }
+    }
+    for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
+    const counted = out.slice();  // counted as in a state: its forbids
+    for (const c of counted) {
+      for (const s of rules.conditions.get(c.id).as_states) {
+        if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
+      }
+    }
+    return out;
+  },
+  // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;
+  // outside one, those with no scope.
+  _applying(m, procedure, byName) {
+    const out = [];
+    for (const c of this._active(m)) {
+      const spec = this.rules.conditions.get(c.id);
+      if (procedure === undefined || procedure === null || byName === undefined || byName === null) {
+        if (!_rt_scope_any(spec.applies)) out.push([c, spec]);
+      } else if (_rt_matches(spec.applies, procedure, _rt_role(byName, m.name), c.source ? _rt_role(byName, c.source) : null)) {
+        out.push([c, spec]);
+      }
+    }
+    return out;
+  },
+  // Refuse an action the actor's conditions forbid (Refused, saying which and what).
+  _refuse(m, procedure, spec, byName) {
+    for (const c of this._active(m)) {
+      const cs = this.rules.conditions.get(c.id);
+      if (_rt_scope_any(cs.applies) && !_rt_matches(cs.applies, procedure, _rt_role(byName, m.name),
+                                                    c.source ? _rt_role(byName, c.source) : null)) continue;
+      const what = _rt_forbidding(cs, procedure, spec.action, spec.nature);
+      if (what) throw new Refused(`${m.name}处于${cs.name}状态，不能进行${what}（${spec.name}）`, {key: procedure});
+    }
+  },
+  // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
+  _set_condition(m, cid, value, source, holder, src, log) {
+    const spec = this.rules.conditions.get(cid), n = this.members.length;
+    const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
+    const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
+    let old = null;
+    for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
+    if (old !== null && spec.stack === 'add') value = old.value + value;
+    value = _rt_clamp(value, 0, spec.max_value);
+    const kept = m.conditions.filter(c => c !== old);
+    if (old === null && kept.length >= MAX_CONDITIONS) {
+      log.push(_rt_line(`${m.name}身上的条件已达上限${MAX_CONDITIONS}个，${spec.name}未生效`));
+      return m;
+    }
+    const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
+    const by = source ? `，来自${source}` : '';
+    log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
+    return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
+  },
+  // End the conditions the action used up, and those whose holder's part in it ends them.
+  _end_used(action, spec, members, log) {
+    const byName = new Map();
+    for (let i = action.roles.length - 1; i >= 0; i--) byName.set(action.roles[i][1], action.roles[i][0]);
+    const seen = [];
+    for (const rn of action.roles) if (seen.indexOf(rn[1]) < 0) seen.push(rn[1]);
+    for (const name of seen) {
+      const m = members.get(name), kept = [];
+      for (const c of m.conditions) {
+        const cs = this.rules.conditions.get(c.id);
+        let ends = action.used.some(u => u[0] === name && u[1] === c.id && u[2] === c.source);
+        for (const x of cs.ends) {
+          if (x.kind === 'acts' && _rt_matches(x.scope, action.procedure, _rt_role(byName, name),
+                                               c.source ? _rt_role(byName, c.source) : null)) {
+            ends = ends || !x.scope.when || !!action.result[x.scope.when];
+          }
+        }
+        if (ends) log.push(_rt_line(`${name}的${cs.name}结束（${spec.name}）`));
+        else kept.push(c);
+      }
+      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+    }
+  },
+  // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
+  _settle(log, before) {
+    const rules = this.rules;
+    const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
+    if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
+        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
+      return this._with({log: _rt_log_add(this._log, log)});
+    }
+    const members = this.members.slice();
+    let relations = this.relations;
+    let current = null;  // the fight as the members and relations now stand (made again after a change)
+    const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
+    for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
+      let changed = false;
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i];
+        // only a condition that a stat ends needs the stats (the same answer, without making them)
+        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
+        const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
+        const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
+        const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
+        m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
+          if (!ended || why[j] === null) return;
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
+        });
+        if (kept.length !== m.conditions.length) {
+          members[i] = _rt_member_with(m, {conditions: kept});
+          changed = true;
+          current = null;
+        }
+      }
+      const byName = new Map(members.map(m => [m.name, m]));
+      const live = [];
+      for (const rel of relations) {
+        const spec = rules.relation_specs.get(rel[0]);
+        let why = '';
+        if (spec !== undefined) {
+          const h = now();
+          const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
+          const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
+          why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
+          if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
+          const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
+          if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
+        }
+        if (why) {
+          log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));
+          changed = true;
+        } else {
+          live.push(rel);
+        }
+      }
+      if (live.length !== relations.length) current = null;
+      relations = live;
+      if (!changed) break;
+    }
+    const seen = new Set();
+    for (const rel of before.concat(this.relations)) {
+      const k = rel.join('\u0000');
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const spec = rules.relation_specs.get(rel[0]);
+      if (spec === undefined || relations.some(r => r.join('\u0000') === k)) continue;
+      for (let i = 0; i < members.length; i++) {  // what the relation gave ends with it
+        const m = members[i];
+        const other = m.name === rel[2] ? rel[1] : m.name === rel[1] ? rel[2] : '';
+        const ids = m.name === rel[2] ? spec.clears.concat([spec.held]) : m.name === rel[1] ? [spec.holder] : [];
+        const kept = m.conditions.filter(c => !(c.source === other && ids.indexOf(c.id) >= 0));
+        for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        members[i] = _rt_member_with(m, {conditions: kept});
+      }
+    }
+    return this._with({members: members, relations: relations, log: _rt_log_add(this._log, log)});
+  }
+};
+for (const key of Object.keys(_rt_CARRIED)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_CARRIED[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+Object.freeze(Fight.prototype);
+
+// ---- conditions beyond their turn-bound expiry (fight_events.py) ----
+// `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
+// what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
+// (`turn_pools:`, read by the turn budget).
+const _rt_ANY_TRACK = 'any_track';
+// What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
+function _rt_taken(rules, spec, before, after) {
+  for (const x of spec.ends) {
+    if (x.kind !== 'takes') continue;
+    if (rules.counters.has(x.stat)) {
+      const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
+      if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
+      continue;
+    }
+    for (const tp of after.points) {
+      const gained = tp[1] - _rt_get(before.points, tp[0]);
+      if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
+        return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
+      }
+    }
+  }
+  return '';
+}
+// End, in `members` (a Map: the action's result so far), each condition its holder held before
+// the action (not one the action set) whose holder took what ends it.
+function _rt_end_on_taking(rules, before, members, log) {
+  const old = new Map(before.map(m => [m.name, m]));
+  for (const [name, m] of members) {
+    if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
+    const held = old.get(name).conditions;
+    const kept = [];
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const was = held.some(d => d.id === c.id && d.source === c.source);
+      const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
+      if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
+      else kept.push(c);
+    }
+    if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+  }
+}
+// The states `m` is in now: its own and those its conditions count it as being in.
+function _rt_states_of(fight, m) {
+  const out = new Set(m.states);
+  for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
+  return out;
+}
+// Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
+// ('' for a stat, the state's name).
+function _rt_settled(rules, spec, stats, states) {
+  for (const x of spec.ends) {
+    if (x.kind === 'stat' && stats[x.stat] === true) return '';
+    if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
+  }
+  return null;
+}
+// Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
+// Whether anything followed.
+function _rt_follow_lapsed(fight, members, lapsed, log) {
+  const rules = fight.rules;
+  let followed = false;
+  for (const ic of lapsed) {
+    const i = ic[0];
+    for (const kv of rules.conditions.get(ic[1].id).then) {
+      const m = members[i];
+      if (kv[0] === 'condition') {
+        members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
+      } else if (m.states.indexOf(kv[1]) < 0) {
+        members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
+        log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
+      }
+      followed = true;
+    }
+  }
+  return followed;
+}
+const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
+// `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
+// within 0 and the pool's most.
+function _rt_turn_from_stats(fight, m, turn) {
+  const stats = fight._effective(m);
+  const pools = turn.pools.map(p => (!p.stat ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
+  return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
+}
+// What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
+// it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
+function _rt_turn_for(fight, m) {
+  let turn = fight.rules.turn;
+  if (turn === null) return turn;
+  if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
+  if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+  const low = new Map();
+  for (const c of fight._active(m)) {
+    for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
+      low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
+    }
+  }
+  if (!low.size) return turn;
+  const pools = turn.pools.map(p => (!low.has(p.id) ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
+  const key = pools.map(p => p.per_turn).join(',');
+  if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
+  const known = _rt_SHORT_TURNS.get(turn);
+  if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
+  return known.get(key);
+}
+
+// ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
+// How many identical actions until an outcome's running total reaches a threshold, as an
+// absorbing chain over the total; the sums run in the same order as the Python runtime's, so the
+// odds agree to the last few bits. Bounded by MAX_THRESHOLD, MAX_ATTACKS and MAX_CHAIN_WORK.
+const MAX_ATTACKS = 10000;
+const MAX_THRESHOLD = 100000;
+const MAX_CHAIN_WORK = 2000000;
+const _rt_CHAIN_OVERHEAD = 16;
+
+// The distribution of the number of actions until a running total reaches a threshold.
+class UntilOdds {
+  constructor(probabilities, tail, threshold) {
+    this.probabilities = Object.freeze(probabilities); this.tail = tail; this.threshold = threshold;
+    Object.freeze(this);
+  }
+  // The mean number of actions, counting the tail as reached at the cut-off.
+  get expected() {
+    let s = 0;
+    for (let k = 0; k < this.probabilities.length; k++) s += (k + 1) * this.probabilities[k];
+    return s + (this.probabilities.length + 1) * this.tail;
+  }
+  at_most(n) {
+    let s = 0;
+    for (let k = 0; k < Math.min(Math.max(0, n), this.probabilities.length); k++) s += this.probabilities[k];
+    return s;
+  }
+  get median() {
+    let total = 0;
+    for (let k = 0; k < this.probabilities.length; k++) {
+      total += this.probabilities[k];
+      if (total >= 0.5) return k + 1;
+    }
+    return this.probabilities.length + 1;
+  }
+  toDict() {
+    return {probabilities: this.probabilities.slice(), tail: this.tail, threshold: this.threshold,
+            expected: this.expected, median: this.median};
+  }
+  toJSON() { return this.toDict(); }
+}
+function _rt_is_int(v) { return typeof v === 'number' && Number.isInteger(v); }
+function _rt_chain_check(threshold, maxAttacks) {
+  if (!_rt_is_int(threshold) || threshold < 1 || threshold > MAX_THRESHOLD) {
+    throw new OutOfBounds(`阈值必须是1至${MAX_THRESHOLD}的整数`, {key: 'threshold'});
+  }
+  if (!_rt_is_int(maxAttacks) || maxAttacks < 1 || maxAttacks > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多攻击次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_attacks'});
+  }
+}
+function _rt_too_much(work) {
+  return new OutOfBounds(`阈值×结果种数×攻击次数的计算量${work}超过${MAX_CHAIN_WORK}：请降低阈值或最多攻击次数`,
+                         {key: 'threshold'});
+}
+// A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
+function _rt_chain_row(gains) {
+  const values = [], probs = [];
+  let stay = 0.0;
+  for (const vp of gains.entries()) {
+    const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
+    if (chance <= 0.0) continue;
+    if (gained === 0) stay += chance;
+    else { values.push(gained); probs.push(chance); }
+  }
+  return [values, probs, stay];
+}
+function _rt_as_map(marginal) {
+  if (marginal instanceof Map) return marginal;
+  if (_rt_is_mapping(marginal)) return new Map(Object.keys(marginal).map(k => [Number(k), marginal[k]]));
+  throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+}
+// Exactly: the number of independent actions, each adding a value drawn from `marginal` (a Map
+// value -> probability), until the running total reaches `threshold`.
+function attacks_until(marginal, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  marginal = _rt_as_map(marginal);
+  for (const v of marginal.keys()) if (!_rt_is_int(v) || v < 0) throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+  _rt_chain_check(threshold, maxAttacks);
+  return _rt_chain([[0, threshold, _rt_chain_row(marginal)]], threshold, maxAttacks,
+                   negligible === undefined ? 1e-15 : negligible);
+}
+// attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
+// total that returns the same Map object as the one before shares its step).
+function chain_until(gains, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  _rt_chain_check(threshold, maxAttacks);
+  if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
+  const rows = new Map(), runs = [];
+  for (let total = 0; total < threshold; total++) {
+    const g = gains(total);
+    let row = rows.get(g);
+    if (row === undefined) { row = _rt_chain_row(g); rows.set(g, row); }
+    if (runs.length && runs[runs.length - 1][2] === row) runs[runs.length - 1][1] = total + 1;
+    else runs.push([total, total + 1, row]);
+  }
+  return _rt_chain(runs, threshold, maxAttacks, negligible === undefined ? 1e-15 : negligible);
+}
+function _rt_chain(runs, threshold, maxAttacks, negligible) {
+  let per = 0;
+  for (const run of runs) per += (run[2][0].length + 1) * (run[1] - run[0] + _rt_CHAIN_OVERHEAD);
+  const work = maxAttacks * per;
+  if (work > MAX_CHAIN_WORK) throw _rt_too_much(work);
+  let top = 0;
+  for (const run of runs) for (const v of run[2][0]) if (v > top) top = v;
+  let dist = new Array(threshold).fill(0.0);
+  dist[0] = 1.0;
+  let hi = 0, alive = 1.0;
+  const out = [];
+  for (let step = 0; step < maxAttacks; step++) {
+    const nxt = new Array(threshold).fill(0.0);
+    let absorbed = 0.0, moved = false, fresh = 0;
+    for (const run of runs) {
+      const start = run[0];
+      if (start > hi) break;
+      const stop = Math.min(run[1], hi + 1), values = run[2][0], probs = run[2][1], stay = run[2][2];
+      const n = stop - start;
+      if (stay && start >= fresh) {
+        for (let i = 0; i < n; i++) nxt[start + i] = stay * dist[start + i];
+      } else if (stay) {
+        for (let i = 0; i < n; i++) nxt[start + i] = nxt[start + i] + stay * dist[start + i];
+      }
+      fresh = stop + top;
+      for (let j = 0; j < values.length; j++) {
+        const p = probs[j], at = start + values[j];
+        moved = true;
+        const inside = threshold - at;  // how many of the run's totals stay below the threshold
+        for (let i = 0; i < Math.min(n, inside); i++) nxt[at + i] = nxt[at + i] + p * dist[start + i];
+        if (inside < n) {
+          let s = 0;
+          for (let i = Math.max(0, inside); i < n; i++) s += dist[start + i];
+          absorbed += p * s;
+        }
+      }
+    }
+    if (!moved) {
+      for (let k = step; k < maxAttacks; k++) out.push(0.0);
+      break;
+    }
+    out.push(absorbed);
+    dist = nxt;
+    hi = Math.min(threshold - 1, hi + top);
+    alive = 0;
+    for (const x of dist) alive += x;
+    if (alive < negligible) break;
+  }
+  return new UntilOdds(out, Math.max(0.0, alive), threshold);
+}
+// The exact mean number of actions until the running total reaches `threshold` (null when the
+// total can never grow).
+function expected_attacks(marginal, threshold) {
+  marginal = _rt_as_map(marginal);
+  _rt_chain_check(threshold, 1);
+  let stay = 0;
+  const steps = [];
+  for (const vp of marginal.entries()) {
+    if (vp[0] <= 0) stay += vp[1];
+    else if (vp[1] > 0) steps.push([Math.trunc(vp[0]), Number(vp[1])]);
+  }
+  if (threshold * Math.max(1, steps.length) > MAX_CHAIN_WORK) {
+    throw new OutOfBounds(`阈值×结果种数超过${MAX_CHAIN_WORK}`, {key: 'threshold'});
+  }
+  if (!steps.length || stay >= 1.0) return null;
+  let top = 0;
+  for (const s of steps) if (s[0] > top) top = s[0];
+  const e = new Array(threshold + top).fill(0.0), scale = 1.0 - stay;
+  for (let t = threshold - 1; t >= 0; t--) {
+    let s = 0;
+    for (const vp of steps) s += vp[1] * e[t + vp[0]];
+    e[t] = (1.0 + s) / scale;
+  }
+  return e[0];
+}
+// attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
+function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
+  _rt_chain_check(threshold, maxAttacks);
+  if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
+  const result = odds();
+  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
+  const marginal = result.marginal(field);
+  for (const v of marginal.keys()) {
+    if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
+  }
+  return attacks_until(marginal, threshold, maxAttacks);
+}
+// The package's `until(procedure, field, threshold, ...args, options)`: args and options as
+// `<procedure>_odds` takes them, plus max_attacks (default 200) in the options.
+function _rt_until(rules, procedure, field, threshold, args) {
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
+  args = args.slice();
+  const last = args.length ? args[args.length - 1] : undefined;
+  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const kw = Object.create(null);
+  const positional = spec.positional;
+  for (let i = 0; i < args.length; i++) {
+    if (i < positional.length) kw[positional[i]] = args[i];
+  }
+  for (const k of Object.keys(options)) kw[k] = options[k];
+  if (args.length > positional.length) {
+    throw new OutOfBounds(`“${spec.name}”最多有${positional.length}个位置参数`, {key: 'args'});
+  }
+  return _rt_sequence_odds(() => _rt_fight_call(spec.odds, positional, kw), field, threshold, maxAttacks);
+}
+function _rt_is_plain(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
+}
+// The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
+function _rt_state_threshold(rules, creature, track, limit, m) {
+  if (rules.accumulate === null) return 0;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
+  const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
+    : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
+  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
+  let hi = 1;
+  while (!reaches(hi)) {
+    if (hi >= limit) return 0;
+    hi = Math.min(limit, hi * 2);
+  }
+  let lo = Math.floor(hi / 2);
+  while (lo + 1 < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (reaches(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+// Fight.until_state: the chain over the target's points, each total with its own odds.
+function _rt_until_state(fight, procedure, roles, target, track, options) {
+  const rules = fight.rules;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (roles instanceof Map) roles = _rt_object(roles);
+  if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
+    throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
+  }
+  const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
+  if (effect === undefined || rules.accumulate === null) {
+    throw new OutOfBounds(`“${spec.name}”不给${target}累积负面点数`, {key: procedure});
+  }
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  options = _rt_fight_options(options);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const m = fight.member(roles[target]);
+  const start = m.track_points(track);
+  const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
+  if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
+  const others = Object.create(null);
+  for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
+  const cache = new Map();
+  const gains = total => {
+    const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
+    const key = JSON.stringify(seen.toDict());
+    if (!cache.has(key)) {
+      const kw = Object.create(null);
+      kw[target] = seen;
+      for (const k of Object.keys(others)) kw[k] = others[k];
+      for (const k of Object.keys(options)) kw[k] = options[k];
+      const odds = _rt_fight_call(spec.odds, spec.positional, kw);
+      const atTrack = odds.fields.indexOf(effect.key), atPoints = odds.fields.indexOf(effect.field);
+      const dist = new Map();
+      for (const op of odds.outcomes) {
+        const gained = op[0][atTrack] === track ? Math.trunc(op[0][atPoints]) : 0;
+        dist.set(gained, (dist.has(gained) ? dist.get(gained) : 0.0) + op[1]);
+      }
+      cache.set(key, dist);
+    }
+    return cache.get(key);
+  };
+  return chain_until(gains, Math.max(1, needed - start), maxAttacks);
+}
+
+// ---- exact odds over a plan (fight_plan.py) ----
+// How many actions of an opening sequence and then a repeated cycle until a target is reached
+// (Fight.until_plan), following the whole fight state: the chain's states are fights (without their
+// logs); each action maps a state to the states its outcomes lead to, by the procedure's exact odds
+// with the stats and options the fight supplies in that state (Fight._prepare) and Fight.apply of
+// each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
+const MAX_PLAN_STEPS = 100;
+const MAX_PLAN_STATES = 20000;
+const MAX_PLAN_WORK = 300000;
+const _rt_MAX_PLAN_OPTIONS = 50;
+const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
+const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
+const _rt_KIND_NAMES = {condition: '条件', state: '状态', counter: '计数', points: '累积槽'};
+
+function _rt_cut20(value) { return Array.from(String(value)).slice(0, 20).join(''); }
+function _rt_plan_step(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || Object.keys(raw).some(k => _rt_PLAN_KEYS.indexOf(k) < 0) || !_rt_has(raw, 'procedure')) {
+    throw new OutOfBounds('计划的每一步是 {procedure, roles, options, end_turn} 的映射', {key: 'plan'});
+  }
+  const procedure = raw.procedure;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
+  if (!spec.odds) throw new OutOfBounds(`“${spec.name}”没有精确概率，不能用于计划`, {key: procedure});
+  const roles = _rt_get_or(raw, 'roles', null);
+  const given = _rt_is_mapping(roles) ? Object.keys(roles) : null;
+  if (given === null || given.length !== spec.roles.length || given.some(r => spec.roles.indexOf(r) < 0)) {
+    throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
+  }
+  for (const r of given) {
+    const name = roles[r];
+    if (typeof name !== 'string' || names.indexOf(name) < 0) {
+      throw new OutOfBounds(`战斗中没有“${name}”`, {key: _rt_cut20(name)});
+    }
+  }
+  const options = _rt_get_or(raw, 'options', null) || {};
+  if (!_rt_is_mapping(options) || Object.keys(options).length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds('选项应为映射', {key: 'options'});
+  }
+  for (const key of Object.keys(options)) {
+    if (!spec.params.has(key)) throw new OutOfBounds(`“${spec.name}”没有选项“${_rt_cut20(key)}”`, {key: _rt_cut20(key)});
+    const v = options[key];
+    if (v !== null && typeof v !== 'boolean' && typeof v !== 'number' && typeof v !== 'string') {
+      throw new OutOfBounds(`选项“${spec.params.get(key)}”应为数、真假或文字`, {key: key});
+    }
+  }
+  const endTurn = _rt_get_or(raw, 'end_turn', false);
+  if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
+  const opts = Object.create(null);
+  for (const key of Object.keys(options)) opts[key] = options[key];
+  return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
+                        end_turn: endTurn});
+}
+// [opening, cycle] of a plan: {opening: [step, ...], cycle: [step, ...]} (the cycle not empty) or a list of steps.
+function _rt_read_plan(rules, names, plan) {
+  let opening, cycle;
+  if (Array.isArray(plan)) {
+    opening = []; cycle = plan;
+  } else if (_rt_is_mapping(plan) && Object.keys(plan).every(k => k === 'opening' || k === 'cycle')
+             && _rt_has(plan, 'cycle')) {
+    opening = _rt_get_or(plan, 'opening', null) || []; cycle = plan.cycle;
+  } else {
+    throw new OutOfBounds('计划应为 {opening: [...], cycle: [...]}，或一列步骤', {key: 'plan'});
+  }
+  if (!Array.isArray(opening) || !Array.isArray(cycle) || !cycle.length) {
+    throw new OutOfBounds('计划的循环部分至少要有一步', {key: 'plan'});
+  }
+  if (opening.length + cycle.length > MAX_PLAN_STEPS) throw new OutOfBounds(`计划最多${MAX_PLAN_STEPS}步`, {key: 'plan'});
+  return [opening.map(s => _rt_plan_step(rules, names, s)), cycle.map(s => _rt_plan_step(rules, names, s))];
+}
+function _rt_plan_target(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || !_rt_has(raw, 'who')) {
+    throw new OutOfBounds('目标应为 {who, condition | state | counter | points, at_least} 的映射', {key: 'target'});
+  }
+  const kinds = _rt_TARGET_KINDS.filter(k => _rt_has(raw, k));
+  const allowed = ['who', 'at_least'].concat(_rt_TARGET_KINDS);
+  if (kinds.length !== 1 || Object.keys(raw).some(k => allowed.indexOf(k) < 0)) {
+    throw new OutOfBounds('目标要且只要给出 condition、state、counter、points 之一', {key: 'target'});
+  }
+  const who = raw.who, kind = kinds[0], key = raw[kind];
+  if (typeof who !== 'string' || names.indexOf(who) < 0) throw new OutOfBounds(`战斗中没有“${_rt_cut20(who)}”`, {key: 'who'});
+  const known = {condition: rules.conditions, state: rules.state_names, counter: rules.counters, points: rules.tracks}[kind];
+  if (typeof key !== 'string' || !known.has(key)) throw new OutOfBounds(`没有这个${_rt_KIND_NAMES[kind]}`, {key: kind});
+  const atLeast = _rt_get_or(raw, 'at_least', 1);
+  if (kind === 'counter' || kind === 'points') {
+    if (!_rt_is_int(atLeast) || atLeast < 1 || atLeast > MAX_VALUE) {
+      throw new OutOfBounds(`at_least 必须是1至${MAX_VALUE}的整数`, {key: 'at_least'});
+    }
+  } else if (_rt_has(raw, 'at_least')) {
+    throw new OutOfBounds('at_least 只用于 counter 与 points', {key: 'at_least'});
+  }
+  return Object.freeze({who: who, kind: kind, key: key, at_least: atLeast});
+}
+// One target or a list of them (reaching any is reaching the target).
+function _rt_read_targets(rules, names, target) {
+  const raw = Array.isArray(target) ? target.slice() : [target];
+  if (raw.length < 1 || raw.length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds(`目标应有1至${_rt_MAX_PLAN_OPTIONS}个`, {key: 'target'});
+  }
+  return raw.map(t => _rt_plan_target(rules, names, t));
+}
+function _rt_reached(fight, targets) {
+  for (const t of targets) {
+    const m = fight.member(t.who);
+    if (t.kind === 'state' && m.states.indexOf(t.key) >= 0) return true;
+    if (t.kind === 'condition' && fight._active(m).some(c => c.id === t.key)) return true;
+    if (t.kind === 'counter' && m.counter(t.key) >= t.at_least) return true;
+    if (t.kind === 'points' && m.track_points(t.key) >= t.at_least) return true;
+  }
+  return false;
+}
+// What tells two states of one chain apart (the combatants' base stats never change).
+function _rt_plan_key(fight) {
+  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
+                                                  m.lowered]),
+                         fight.turn, fight.relations]);
+}
+// `fight` with the counted total set aside (its counter at 0).
+function _rt_plan_zero(fight, counted) {
+  return fight._with({members: fight.members.map(m => (m.name === counted.who
+    ? _rt_member_with(m, {counters: m.counters.filter(kv => kv[0] !== counted.key)}) : m))});
+}
+// The fight after the step: without its log, at the actor's next turn when the step ends the turn,
+// its turn counted from the start of the round (every expiry moved with it).
+function _rt_plan_end(fight, step) {
+  if (step.end_turn) {
+    const spec = fight.rules.actions.get(step.procedure);
+    const actor = step.roles[spec.subject][1];
+    for (let i = 0; i < fight.members.length; i++) {
+      fight = fight.next_turn();
+      if (fight.actor === actor) break;
+    }
+  }
+  const n = fight.members.length, shift = Math.floor(fight.turn / n) * n;
+  if (!shift) return fight._with({log: []});
+  const members = fight.members.map(m => _rt_member_with(m, {
+    modifiers: m.modifiers.map(x => (x.expires >= 0 ? new _rt_Modifier(x.stat, x.delta, x.expires - shift, x.source) : x)),
+    conditions: m.conditions.map(c => (c.expires >= 0 ? new _rt_Condition(c.id, c.value, c.source, c.expires - shift) : c)),
+  }));
+  return fight._with({members: members, turn: fight.turn - shift, log: []});
+}
+// The outcome fields of an action of `spec` that Fight.apply reads: its effects' amounts, gates and
+// tracks, the gates of the conditions an action ends, and the kind of action it spends.
+function _rt_fields_read(rules, spec) {
+  const read = [];
+  for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) read.push(x.scope.when);
+  if (spec.action_from) read.push(spec.action_from);  // the kind of action it spends
+  for (const pf of spec.costs) read.push(pf[1]);  // what it spends of the turn's pools
+  for (const e of spec.effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
+  return read.filter((f, i) => read.indexOf(f) === i);
+}
+// The steps of one until_plan call: each state's successors at each place in the plan, and each
+// procedure's odds for the arguments a state gives it, computed once.
+class _rt_PlanChain {
+  constructor(rules, counted) {
+    this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  step(fight, key, place, step) {
+    const cacheKey = key + '\u0000' + place;
+    const kept = this.steps.get(cacheKey);
+    if (kept !== undefined) return kept;
+    const merged = new Map();
+    let prepared = null;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+    }
+    if (prepared === null) {
+      this._add(merged, _rt_plan_end(fight, step), 1.0);
+    } else {
+      const outcomes = this._outcomes(step.procedure, prepared[0], prepared[1]);
+      if (this.work + outcomes.length > MAX_PLAN_WORK) {
+        throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_WORK}次结算：请减少最多行动次数`);
+      }
+      this.work += outcomes.length;
+      for (const oq of outcomes) {
+        let plan = prepared[4];
+        if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
+          try {
+            plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
+          } catch (err) {
+            if (!(err instanceof Refused)) throw err;
+            this._add(merged, _rt_plan_end(fight, step), oq[1]);
+            continue;
+          }
+        }
+        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
+        this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
+      }
+    }
+    const out = Array.from(merged.values()).map(v => [v[0], v[1], v[2], v[3]]);
+    this.steps.set(cacheKey, out);
     return out;
   }
-  // (resources, lowered) of a stored member, each checked (fight_state.py _resources).
-  function _rt_read_resources(rules, m, base) {
-    const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
-    const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
-    if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
-    const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
-                              Math.max(1, rules.lowered_max));
-    return [resources, lowered];
+  _add(merged, after, q) {
+    let delta = 0;
+    if (this.counted !== null) {
+      delta = after.member(this.counted.who).counter(this.counted.key);
+      if (delta) after = _rt_plan_zero(after, this.counted);
+    }
+    const key = _rt_plan_key(after), k2 = key + '\u0000' + delta;
+    const have = merged.get(k2);
+    merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
   }
-
-  const VERSION = "1.0.0";
-  const RULES_VERSION = "1.0.0";
-
-  // ---- rulings in force (33): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
-  const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
-  const _R_NATURAL_ONE_TWENTY = false;  // R30 天然1与天然20
-  const _R_CRIT_THRESHOLD_BASE = 21;  // R30 重击阈值基数
-  const _R_FLANKING_BONUS = 3;  // R33 夹击加值
-  const _R_HEX_BETWEEN_MEDIUM = 2;  // R33 六角格夹击间隔（中型或更小）
-  const _R_HEX_BETWEEN_LARGE = 4;  // R33 六角格夹击间隔（大型）
-  const _R_HEX_BETWEEN_HUGE = 5;  // R33 六角格夹击间隔（巨型）
-  const _R_HEX_BETWEEN_GARGANTUAN = 6;  // R33 六角格夹击间隔（超巨型）
-  const _R_LONG_RANGE_DISADVANTAGE = 1;  // R34 远距离劣势
-  const _R_CLOSE_RANGED_DISADVANTAGE = 1;  // R34 近身远程劣势
-  const _R_UNSEEN_TARGET_DISADVANTAGE = 1;  // R35 看不见目标的劣势
-  const _R_UNSEEN_ATTACKER_ADVANTAGE = 1;  // R35 看不见攻击者的优势
-  const _R_OFFHAND_NEGATIVE_ONLY = true;  // R36 副手伤害只加负调整值
-  const _R_CONTEST_TIE_FAILS = true;  // R37 对抗平手失败
-  const _R_HELPLESS_DEFENDER_ROLL = 1;  // R37 不抵抗者的骰值
-  const _R_SHOVE_BASE_DISTANCE = 5;  // R38 推撞基础距离
-  const _R_OBSTACLE_FEET_PER_DIE = 5;  // R38 障碍伤害每骰尺数
-  const _R_VEHICLE_DC_PER_SIZE = 5;  // R39 载具DC每级体型
-  const _R_VEHICLE_DC_PER_10FT = 5;  // R39 载具DC每10尺
-  const _R_VEHICLE_SIZE_ROUND_STEP = 10;  // R39 几何平均尺寸取整步长
-  const _R_VEHICLE_DC_SIZE_FLOOR = 20;  // R39 几何平均尺寸起算值
-  const _R_VEHICLE_GRAPPLE_SIZE_LIMIT = false;  // 载具擒抱受体型限制
-  const _R_DRAG_CONTEST_TIE_FAILS = true;  // R41 拖拽对抗平手失败
-  const _R_BASE_REACH = 5;  // 基础触及范围
-  const _R_REACH_WEAPON_BONUS = 5;  // 触及武器加成
-  const _R_REACH_PER_SIZE_ABOVE_MEDIUM = 5;  // 大体型的触及加成
-  const _R_GRAPPLE_MOVE_FEET = 5;  // 擒抱中移动目标的距离
-  const _R_MEDIUM_SIZE_CATEGORY = 3;  // 中型的体型等级
-  const _R_SNEAK_DIE_SIDES = 6;  // 额外伤害骰面数
-  const _R_OBSTACLE_DIE_SIDES = 6;  // 障碍伤害骰面数
-  const _R_VEHICLE_DC_SIZE_STEP = 10;  // 载具DC尺寸步长
-  const _R_GRAPPLE_MOVE_FREE_SIZE_GAP = 2;  // 擒抱移动不减速的体型差
-  const _R_WILLING_TARGET_ADVANTAGE = 1;  // 自愿目标的优势
-  const RULINGS = Object.freeze({
-    "refuse_over_turn": _R_REFUSE_OVER_TURN, "natural_one_twenty": _R_NATURAL_ONE_TWENTY,
-    "crit_threshold_base": _R_CRIT_THRESHOLD_BASE, "flanking_bonus": _R_FLANKING_BONUS,
-    "hex_between_medium": _R_HEX_BETWEEN_MEDIUM, "hex_between_large": _R_HEX_BETWEEN_LARGE,
-    "hex_between_huge": _R_HEX_BETWEEN_HUGE, "hex_between_gargantuan": _R_HEX_BETWEEN_GARGANTUAN,
-    "long_range_disadvantage": _R_LONG_RANGE_DISADVANTAGE, "close_ranged_disadvantage": _R_CLOSE_RANGED_DISADVANTAGE,
-    "unseen_target_disadvantage": _R_UNSEEN_TARGET_DISADVANTAGE,
-    "unseen_attacker_advantage": _R_UNSEEN_ATTACKER_ADVANTAGE, "offhand_negative_only": _R_OFFHAND_NEGATIVE_ONLY,
-    "contest_tie_fails": _R_CONTEST_TIE_FAILS, "helpless_defender_roll": _R_HELPLESS_DEFENDER_ROLL,
-    "shove_base_distance": _R_SHOVE_BASE_DISTANCE, "obstacle_feet_per_die": _R_OBSTACLE_FEET_PER_DIE,
-    "vehicle_dc_per_size": _R_VEHICLE_DC_PER_SIZE, "vehicle_dc_per_10ft": _R_VEHICLE_DC_PER_10FT,
-    "vehicle_size_round_step": _R_VEHICLE_SIZE_ROUND_STEP, "vehicle_dc_size_floor": _R_VEHICLE_DC_SIZE_FLOOR,
-    "vehicle_grapple_size_limit": _R_VEHICLE_GRAPPLE_SIZE_LIMIT, "drag_contest_tie_fails": _R_DRAG_CONTEST_TIE_FAILS,
-    "base_reach": _R_BASE_REACH, "reach_weapon_bonus": _R_REACH_WEAPON_BONUS,
-    "reach_per_size_above_medium": _R_REACH_PER_SIZE_ABOVE_MEDIUM, "grapple_move_feet": _R_GRAPPLE_MOVE_FEET,
-    "medium_size_category": _R_MEDIUM_SIZE_CATEGORY, "sneak_die_sides": _R_SNEAK_DIE_SIDES,
-    "obstacle_die_sides": _R_OBSTACLE_DIE_SIDES, "vehicle_dc_size_step": _R_VEHICLE_DC_SIZE_STEP,
-    "grapple_move_free_size_gap": _R_GRAPPLE_MOVE_FREE_SIZE_GAP, "willing_target_advantage": _R_WILLING_TARGET_ADVANTAGE
-  });
-
-  // ---- error types ----
-  const OutOfRange = _rt_error_class("OutOfRange", "out_of_range");  // 超出射程
-  const OutOfReach = _rt_error_class("OutOfReach", "out_of_reach");  // 超出触及范围
-  const TooLarge = _rt_error_class("TooLarge", "too_large");  // 目标体型过大
-  const NoFreeHand = _rt_error_class("NoFreeHand", "no_free_hand");  // 没有空手
-  const NotLight = _rt_error_class("NotLight", "not_light");  // 不是轻型武器
-  const NotHoldingVehicle = _rt_error_class("NotHoldingVehicle", "not_holding_vehicle");  // 没有擒抱载具
-  const OffhandNeedsLightAttack = _rt_error_class(
-    "OffhandNeedsLightAttack", "offhand_needs_light_attack"
-  );  // 副手攻击需要先以轻型武器攻击
-  const WillingNeedsConscious = _rt_error_class("WillingNeedsConscious", "willing_needs_conscious");  // 目标无法自愿
-  const NotThrown = _rt_error_class("NotThrown", "not_thrown");  // 不能投掷
-  const IntangibleTarget = _rt_error_class("IntangibleTarget", "intangible_target");  // 目标无法被擒抱或推撞
-  const NotGrappling = _rt_error_class("NotGrappling", "not_grappling");  // 没有擒抱
-  const BeyondSpeed = _rt_error_class("BeyondSpeed", "beyond_speed");  // 超过移动速度
-
-  // ---- combatants ----
-  const STAT_NAMES = Object.freeze({
-    "力量": "strength", "敏捷": "dexterity", "体质": "constitution", "智力": "intelligence", "感知": "wisdom",
-    "魅力": "charisma", "熟练加值": "proficiency", "护甲等级": "armor_class", "重击范围": "crit_range", "体型": "size",
-    "速度": "speed", "施法关键属性": "spell_ability", "运动熟练": "athletics", "体操熟练": "acrobatics",
-    "失能": "incapacitated", "气态或虚化": "intangible", "被魅惑": "charmed", "被支配": "dominated", "躲藏": "hidden",
-    "夹击者人数": "flankers"
-  });
-  const _STATS = [
-    ["strength", "力量", "int", 10, 1, 30], ["dexterity", "敏捷", "int", 10, 1, 30],
-    ["constitution", "体质", "int", 10, 1, 30], ["intelligence", "智力", "int", 10, 1, 30],
-    ["wisdom", "感知", "int", 10, 1, 30], ["charisma", "魅力", "int", 10, 1, 30],
-    ["proficiency", "熟练加值", "int", 2, 0, 10], ["armor_class", "护甲等级", "int", 10, 0, 50],
-    ["crit_range", "重击范围", "int", 1, 1, 20], ["size", "体型", "int", 3, 1, 6], ["speed", "速度", "int", 30, 0, 500],
-    ["spell_ability", "施法关键属性", "int", 10, 1, 30], ["athletics", "运动熟练", "bool", false, 0, 0],
-    ["acrobatics", "体操熟练", "bool", false, 0, 0], ["incapacitated", "失能", "bool", false, 0, 0],
-    ["intangible", "气态或虚化", "bool", false, 0, 0], ["charmed", "被魅惑", "bool", false, 0, 0],
-    ["dominated", "被支配", "bool", false, 0, 0], ["hidden", "躲藏", "bool", false, 0, 0],
-    ["flankers", "夹击者人数", "int", 0, 0, 10]
-  ];
-  // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
-  // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
-  class Combatant {
-    constructor(stats) {
-      _rt_combatant_init(this, _STATS, stats);
-    }
-    static fromDict(data) {
-      return new Combatant(_rt_stats_from_dict(data, STAT_NAMES, _STATS));
-    }
-    toDict() {
-      return _rt_combatant_dict(this, _STATS);
-    }
-    toJSON() { return this.toDict(); }
+  // What one action adds to the counted total when it leaves the state as it was but for that
+  // total (told without applying it, plain_gains, else from its applied outcomes), so that the
+  // chain is the plain one over the total; null when some outcome changes the state or lowers it.
+  cycle_gains(fight, step) {
+    const plain = this.plain_gains(fight, step);
+    if (plain !== null) return plain;
+    const key = _rt_plan_key(fight), steps = this.step(fight, key, 0, step);
+    if (!steps.every(s => s[1] === key && s[2] >= 0)) return null;
+    const gains = new Map();
+    for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+    return gains;
   }
-
-  // ---- entry formulas (one function per distinct formula, named after the first entry) ----
-  const _FORMULAS = {};
-  const _FORMULA_TEXTS = {};
-
-  // 伤害类型 (damage_types).
-  class DamageType {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.name_en = r[5];
-      Object.freeze(this);
+  // What one action adds to the counted total, when it can be told without applying it: nobody
+  // carries anything (no modifier, state, condition, points, relation, turn budget) and every
+  // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
+  // was and the chain is the plain one. null when that cannot be told this way.
+  plain_gains(fight, step) {
+    const counted = this.counted;
+    if (counted === null || fight.relations.length || fight.rules.turn !== null) return null;
+    if (fight.members.some(m => m.modifiers.length || m.states.length || m.conditions.length || m.points.length)) return null;
+    let prepared;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (err instanceof Refused) return null;
+      throw err;
     }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.name_en = this.name_en;
-      return out;
+    if (prepared[4] !== null && prepared[4] !== undefined) return null;
+    const spec = prepared[0], roles = new Map(step.roles), gains = new Map();
+    for (const oq of this._outcomes(step.procedure, spec, prepared[1])) {
+      const outcome = oq[0];
+      let delta = 0;
+      for (const e of spec.effects) {
+        if (e.when && !outcome[e.when]) continue;
+        const amount = e.field ? Math.trunc(Number(outcome[e.field])) * e.sign : 0;
+        if (e.kind === 'counter' && e.key === counted.key && roles.get(e.role) === counted.who) delta += amount;
+        else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
+        else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
+        else if (e.kind === 'clear') continue;  // nobody has a condition to clear
+        else if ((e.kind === 'resource' || e.kind === 'capacity') && _rt_resource_spent(e, outcome) === 0) continue;
+        else return null;
+      }
+      if (delta < 0) return null;
+      gains.set(delta, (gains.has(delta) ? gains.get(delta) : 0.0) + oq[1]);
     }
-    toJSON() { return this.toDict(); }
+    return gains;
   }
-  const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, ""], false);
-  const _DAMAGE_TYPES_ROWS = new Map();
-  for (const r of [
-    ["bludgeoning", "钝击", "", ["D20-10"], null, "Bludgeoning"],
-    ["piercing", "穿刺", "", [], null, "Piercing"],
-    ["slashing", "挥砍", "", [], null, "Slashing"],
-  ]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
-  const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
-  // The 伤害类型 entry with this id or Chinese name.
-  function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
-
-  // 状态 (conditions).
-  class Condition {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      Object.freeze(this);
+  _outcomes(procedure, spec, kwargs) {
+    let cacheKey = null;
+    try {
+      cacheKey = JSON.stringify([procedure, Object.keys(kwargs).sort().map(k => [k, kwargs[k]])]);
+    } catch (err) {
+      cacheKey = null;
     }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      return out;
+    if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
+    _rt_check_call(spec, procedure, kwargs);
+    const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
+    if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
+    const fields = odds.fields, wanted = this.read.get(procedure);
+    const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
+    const grouped = new Map();
+    for (const op of odds.outcomes) {
+      if (op[1] <= 0.0) continue;
+      const projected = at.map(i => op[0][i]), k = JSON.stringify(projected);
+      const have = grouped.get(k);
+      if (have === undefined) grouped.set(k, [projected, op[1]]);
+      else have[1] += op[1];
     }
-    toJSON() { return this.toDict(); }
+    const out = Array.from(grouped.values()).map(vp => {
+      const outcome = {};
+      read.forEach((f, i) => { outcome[f] = vp[0][i]; });
+      return [Object.freeze(outcome), vp[1]];
+    });
+    if (cacheKey !== null) this.odds.set(cacheKey, out);
+    return out;
   }
-  const _NO_CONDITION = new Condition(["", "（无状态）", "", [], null], false);
-  const _CONDITIONS_ROWS = new Map();
-  for (const r of [
-    ["prone", "倒地", "", ["D20-20"], null],
-  ]) _CONDITIONS_ROWS.set(r[0], new Condition(r, true));
-  const CONDITIONS = new FrozenMap(_CONDITIONS_ROWS);
-  // The 状态 entry with this id or Chinese name.
-  function get_condition(key) { return _rt_lookup(CONDITIONS, key, "状态", Condition); }
-
-  // 对抗技能 (contest_skills).
-  class ContestSkill {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      return out;
-    }
-    toJSON() { return this.toDict(); }
+}
+function _rt_until_plan(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions', 'negligible']);
+  const maxActions = options.max_actions === undefined ? 200 : options.max_actions;
+  const negligible = options.negligible === undefined ? 1e-15 : options.negligible;
+  if (!_rt_is_int(maxActions) || maxActions < 1 || maxActions > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多行动次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_actions'});
   }
-  const _NO_CONTESTSKILL = new ContestSkill(["", "（无对抗技能）", "", [], null], false);
-  const _CONTEST_SKILLS_ROWS = new Map();
-  for (const r of [
-    ["best", "取较好者", "", ["D20-16", "D20-17"], null],
-    ["athletics", "力量（运动）", "", ["D20-16", "D20-17"], null],
-    ["acrobatics", "敏捷（体操）", "", ["D20-16", "D20-17"], null],
-  ]) _CONTEST_SKILLS_ROWS.set(r[0], new ContestSkill(r, true));
-  const CONTEST_SKILLS = new FrozenMap(_CONTEST_SKILLS_ROWS);
-  // The 对抗技能 entry with this id or Chinese name.
-  function get_contest_skill(key) { return _rt_lookup(CONTEST_SKILLS, key, "对抗技能", ContestSkill); }
-
-  // 体型 (sizes).
-  class Size {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.category = r[5];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.category = this.category;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
+  if (_rt_reached(fight, targets)) throw new OutOfBounds('战斗已经达到这个目标', {key: 'target'});
+  // A lone counter target is carried beside the state rather than in it (counters feed no stat).
+  const counted = targets.length === 1 && targets[0].kind === 'counter' ? targets[0] : null;
+  let start = fight._with({log: []}), total0 = 0;
+  if (counted !== null) {
+    total0 = start.member(counted.who).counter(counted.key);
+    start = _rt_plan_zero(start, counted);
   }
-  const _NO_SIZE = new Size(["", "（无体型）", "", [], null, 0], false);
-  const _SIZES_ROWS = new Map();
-  for (const r of [
-    ["tiny", "微型", "", ["D20-10", "D20-12"], null, 1],
-    ["small", "小型", "", ["D20-12"], null, 2],
-    ["medium", "中型", "", ["D20-10", "D20-12"], null, 3],
-    ["large", "大型", "", ["D20-10", "D20-12", "D20-13"], null, 4],
-    ["huge", "巨型", "", ["D20-10", "D20-12", "D20-13"], null, 5],
-    ["gargantuan", "超巨型", "", ["D20-10", "D20-12", "D20-13"], null, 6],
-  ]) _SIZES_ROWS.set(r[0], new Size(r, true));
-  const SIZES = new FrozenMap(_SIZES_ROWS);
-  // The 体型 entry with this id or Chinese name.
-  function get_size(key) { return _rt_lookup(SIZES, key, "体型", Size); }
-
-  // 武器 (weapons).
-  class Weapon {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.name_en = r[5];
-      this.category = r[6];
-      this.attack_type = r[7];
-      this.damage_dice = _rt_dice_value(r[8]);
-      this.damage_type = r[9] !== null && DAMAGE_TYPES.has(r[9]) ? DAMAGE_TYPES.get(r[9]) : _NO_DAMAGETYPE;
-      this.properties = Object.freeze(r[10]);
-      this.range_normal = r[11];
-      this.range_long = r[12];
-      this.throw_normal = r[13];
-      this.throw_long = r[14];
-      this.versatile_dice = _rt_dice_value(r[15]);
-      this.weight = r[16];
-      this.notes = r[17];
-      Object.freeze(this);
+  let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
+  const chain = new _rt_PlanChain(rules, counted), out = [];
+  if (counted !== null && !opening.length && cycle.length === 1) {
+    // one action again and again that leaves the state as it was (but for the total): the plain
+    // chain over the total (attacks_until)
+    const gains = chain.cycle_gains(start, cycle[0]);
+    if (gains !== null) {
+      const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
+      return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
     }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.name_en = this.name_en;
-      out.category = this.category;
-      out.attack_type = this.attack_type;
-      out.damage_dice = this.damage_dice !== null ? this.damage_dice.text : null;
-      out.damage_type = this.damage_type.given ? this.damage_type.id : null;
-      out.properties = this.properties.slice();
-      out.range_normal = this.range_normal;
-      out.range_long = this.range_long;
-      out.throw_normal = this.throw_normal;
-      out.throw_long = this.throw_long;
-      out.versatile_dice = this.versatile_dice !== null ? this.versatile_dice.text : null;
-      out.weight = this.weight;
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
   }
-  const _NO_WEAPON = new Weapon(
-    ["", "（无武器）", "", [], null, "", "simple", "melee", null, _NO_DAMAGETYPE, [], 0, 0, 0, 0, null, 0, ""], false
+  let alive = 1.0;
+  for (let k = 0; k < maxActions; k++) {
+    const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;
+    const step = place < opening.length ? opening[place] : cycle[place - opening.length];
+    const nxt = new Map();
+    let absorbed = 0.0;
+    for (const kv of dist.entries()) {
+      const totals = kv[1][1];
+      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+        const after = next[0], key = next[1], delta = next[2], q = next[3];
+        if (counted === null && _rt_reached(after, targets)) {
+          let s = 0;
+          for (const p of totals.values()) s += p;
+          absorbed += q * s;
+          continue;
+        }
+        let have = nxt.get(key);
+        if (have === undefined) { have = [after, new Map()]; nxt.set(key, have); }
+        const into = have[1];
+        for (const tp of totals.entries()) {
+          const total = tp[0] + delta;
+          if (counted !== null && total >= counted.at_least) absorbed += tp[1] * q;
+          else into.set(total, (into.has(total) ? into.get(total) : 0.0) + tp[1] * q);
+        }
+      }
+    }
+    let live = 0;
+    for (const v of nxt.values()) live += v[1].size;
+    if (live > MAX_PLAN_STATES) {
+      throw new LimitExceeded(`计划的战斗状态有${live}种，超过上限${MAX_PLAN_STATES}：请减少最多行动次数`);
+    }
+    out.push(absorbed);
+    dist = new Map(Array.from(nxt.entries()).filter(kv => kv[1][1].size > 0));
+    alive = 0;
+    for (const v of dist.values()) for (const p of v[1].values()) alive += p;
+    if (alive < negligible) break;
+  }
+  return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+}
+// The exact mean number of actions of `plan` until `target` (Fight.expected_until): solved for the
+// mean where one action repeated leaves the state as it was (expected_attacks, no cut-off), else
+// from until_plan's distribution; null when the target may never be reached, or not within
+// max_actions (more than 1e-9 of the chance left).
+function _rt_expected_until(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions']);
+  const maxActions = options.max_actions === undefined ? 1000 : options.max_actions;
+  if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
+    const counted = targets[0];
+    const start = _rt_plan_zero(fight._with({log: []}), counted);
+    const gains = new _rt_PlanChain(rules, counted).cycle_gains(start, cycle[0]);
+    const need = counted.at_least - fight.member(counted.who).counter(counted.key);
+    if (gains !== null && need >= 1) return expected_attacks(gains, need);
+  }
+  const odds = _rt_until_plan(fight, plan, target, {max_actions: maxActions});
+  return odds.tail <= 1e-9 ? odds.expected : null;
+}
+
+// ---- resources and lowered capacities (fight_resources.py) ----
+// A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
+// number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
+// track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
+function _rt_resource_top(spec, base) {
+  return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
+}
+// What `m` has left of resource `rid`: what it changed to, else its starting amount.
+function _rt_resource_amount(rules, m, rid) {
+  for (const kv of m.resources) if (kv[0] === rid) return kv[1];
+  const spec = rules.resources.get(rid);
+  const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
+  return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
+}
+// The stats the procedures read as what is left, set to it (within each stat's range).
+function _rt_resource_reflect(rules, m, values) {
+  for (const kv of m.resources) {
+    const spec = rules.resources.get(kv[0]);
+    if (spec !== undefined && spec.stat) {
+      const nlh = rules.stats.get(spec.stat);
+      values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+    }
+  }
+}
+// The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
+function _rt_capacity_kw(rules, m, track, options) {
+  const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
+  if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
+  return options;
+}
+function _rt_resource_spent(e, result) {
+  return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
+}
+function _rt_resource_refusal(rules, m, rid, wanted, what) {
+  const spec = rules.resources.get(rid);
+  return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
+                     {key: 'resource'});
+}
+// What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
+// spends more than its holder has left.
+function _rt_refuse_spends(fight, spec, roles, result, applied) {
+  const wanted = new Map();
+  for (const e of spec.effects) {
+    if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
+      const key = roles[e.role] + '\u0000' + e.key;
+      wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+    }
+  }
+  for (const kv of wanted) {
+    const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
+    const left = _rt_resource_amount(fight.rules, m, parts[1]);
+    if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
+    if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
+  }
+}
+// The options the fight gives a procedure that reads a track's points and capacity loss.
+function _rt_track_inputs(rules, procedure, m, options) {
+  const inputs = rules.track_inputs.get(procedure), out = [];
+  if (inputs === undefined) return out;
+  let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
+  if (track !== null && typeof track === 'object') track = track.id;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
+  if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
+  if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
+  return out;
+}
+// `m` after a resource or capacity effect of an action named `what` (a sentence each).
+function _rt_resource_effect(fight, m, e, result, what, log) {
+  const rules = fight.rules;
+  if (e.kind === 'capacity') {
+    const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
+    if (!n || !rules.tracks.has(track)) return m;
+    const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
+    if (loss === before) return m;
+    log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
+    return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
+  }
+  const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
+  if (!n) return m;
+  const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
+  if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
+  const after = e.sign < 0 ? before - n : Math.min(most, before + n);
+  const full = e.sign > 0 && before + n >= most ? '，已满' : '';
+  log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
+  m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
+  if (spec.on_empty && spec.knocks) {
+    const names = fight.members.map(x => x.name);
+    const has = m.conditions.some(c => c.id === spec.on_empty);
+    const spared = !!(e.other && result[e.other]);
+    if (after === 0 && before > 0 && !has && !spared) {
+      log.push(_rt_line(`${m.name}的${spec.name}已空`));
+      m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
+    } else if (after > 0 && has && spec.lifts) {
+      m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
+      log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+    }
+  }
+  return m;
+}
+// What `m` has left of each resource and each lowered capacity, for status.
+function _rt_resources_shown(rules, m) {
+  const out = [];
+  for (const kv of rules.resources) {
+    const left = _rt_resource_amount(rules, m, kv[0]);
+    if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+  }
+  for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+  return out;
+}
+// (resources, lowered) of a stored member, each checked (fight_state.py _resources).
+function _rt_read_resources(rules, m, base) {
+  const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
+  const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
+  if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
+  const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
+                            Math.max(1, rules.lowered_max));
+  return [resources, lowered];
+}
+
+const VERSION = "1.0.0";
+const RULES_VERSION = "1.0.0";
+
+// ---- rulings in force (33): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
+const _R_NATURAL_ONE_TWENTY = false;  // R30 天然1与天然20
+const _R_CRIT_THRESHOLD_BASE = 21;  // R30 重击阈值基数
+const _R_FLANKING_BONUS = 3;  // R33 夹击加值
+const _R_HEX_BETWEEN_MEDIUM = 2;  // R33 六角格夹击间隔（中型或更小）
+const _R_HEX_BETWEEN_LARGE = 4;  // R33 六角格夹击间隔（大型）
+const _R_HEX_BETWEEN_HUGE = 5;  // R33 六角格夹击间隔（巨型）
+const _R_HEX_BETWEEN_GARGANTUAN = 6;  // R33 六角格夹击间隔（超巨型）
+const _R_LONG_RANGE_DISADVANTAGE = 1;  // R34 远距离劣势
+const _R_CLOSE_RANGED_DISADVANTAGE = 1;  // R34 近身远程劣势
+const _R_UNSEEN_TARGET_DISADVANTAGE = 1;  // R35 看不见目标的劣势
+const _R_UNSEEN_ATTACKER_ADVANTAGE = 1;  // R35 看不见攻击者的优势
+const _R_OFFHAND_NEGATIVE_ONLY = true;  // R36 副手伤害只加负调整值
+const _R_CONTEST_TIE_FAILS = true;  // R37 对抗平手失败
+const _R_HELPLESS_DEFENDER_ROLL = 1;  // R37 不抵抗者的骰值
+const _R_SHOVE_BASE_DISTANCE = 5;  // R38 推撞基础距离
+const _R_OBSTACLE_FEET_PER_DIE = 5;  // R38 障碍伤害每骰尺数
+const _R_VEHICLE_DC_PER_SIZE = 5;  // R39 载具DC每级体型
+const _R_VEHICLE_DC_PER_10FT = 5;  // R39 载具DC每10尺
+const _R_VEHICLE_SIZE_ROUND_STEP = 10;  // R39 几何平均尺寸取整步长
+const _R_VEHICLE_DC_SIZE_FLOOR = 20;  // R39 几何平均尺寸起算值
+const _R_VEHICLE_GRAPPLE_SIZE_LIMIT = false;  // 载具擒抱受体型限制
+const _R_DRAG_CONTEST_TIE_FAILS = true;  // R41 拖拽对抗平手失败
+const _R_BASE_REACH = 5;  // 基础触及范围
+const _R_REACH_WEAPON_BONUS = 5;  // 触及武器加成
+const _R_REACH_PER_SIZE_ABOVE_MEDIUM = 5;  // 大体型的触及加成
+const _R_GRAPPLE_MOVE_FEET = 5;  // 擒抱中移动目标的距离
+const _R_MEDIUM_SIZE_CATEGORY = 3;  // 中型的体型等级
+const _R_SNEAK_DIE_SIDES = 6;  // 额外伤害骰面数
+const _R_OBSTACLE_DIE_SIDES = 6;  // 障碍伤害骰面数
+const _R_VEHICLE_DC_SIZE_STEP = 10;  // 载具DC尺寸步长
+const _R_GRAPPLE_MOVE_FREE_SIZE_GAP = 2;  // 擒抱移动不减速的体型差
+const _R_WILLING_TARGET_ADVANTAGE = 1;  // 自愿目标的优势
+const RULINGS = Object.freeze({
+  "refuse_over_turn": _R_REFUSE_OVER_TURN, "natural_one_twenty": _R_NATURAL_ONE_TWENTY,
+  "crit_threshold_base": _R_CRIT_THRESHOLD_BASE, "flanking_bonus": _R_FLANKING_BONUS,
+  "hex_between_medium": _R_HEX_BETWEEN_MEDIUM, "hex_between_large": _R_HEX_BETWEEN_LARGE,
+  "hex_between_huge": _R_HEX_BETWEEN_HUGE, "hex_between_gargantuan": _R_HEX_BETWEEN_GARGANTUAN,
+  "long_range_disadvantage": _R_LONG_RANGE_DISADVANTAGE, "close_ranged_disadvantage": _R_CLOSE_RANGED_DISADVANTAGE,
+  "unseen_target_disadvantage": _R_UNSEEN_TARGET_DISADVANTAGE,
+  "unseen_attacker_advantage": _R_UNSEEN_ATTACKER_ADVANTAGE, "offhand_negative_only": _R_OFFHAND_NEGATIVE_ONLY,
+  "contest_tie_fails": _R_CONTEST_TIE_FAILS, "helpless_defender_roll": _R_HELPLESS_DEFENDER_ROLL,
+  "shove_base_distance": _R_SHOVE_BASE_DISTANCE, "obstacle_feet_per_die": _R_OBSTACLE_FEET_PER_DIE,
+  "vehicle_dc_per_size": _R_VEHICLE_DC_PER_SIZE, "vehicle_dc_per_10ft": _R_VEHICLE_DC_PER_10FT,
+  "vehicle_size_round_step": _R_VEHICLE_SIZE_ROUND_STEP, "vehicle_dc_size_floor": _R_VEHICLE_DC_SIZE_FLOOR,
+  "vehicle_grapple_size_limit": _R_VEHICLE_GRAPPLE_SIZE_LIMIT, "drag_contest_tie_fails": _R_DRAG_CONTEST_TIE_FAILS,
+  "base_reach": _R_BASE_REACH, "reach_weapon_bonus": _R_REACH_WEAPON_BONUS,
+  "reach_per_size_above_medium": _R_REACH_PER_SIZE_ABOVE_MEDIUM, "grapple_move_feet": _R_GRAPPLE_MOVE_FEET,
+  "medium_size_category": _R_MEDIUM_SIZE_CATEGORY, "sneak_die_sides": _R_SNEAK_DIE_SIDES,
+  "obstacle_die_sides": _R_OBSTACLE_DIE_SIDES, "vehicle_dc_size_step": _R_VEHICLE_DC_SIZE_STEP,
+  "grapple_move_free_size_gap": _R_GRAPPLE_MOVE_FREE_SIZE_GAP, "willing_target_advantage": _R_WILLING_TARGET_ADVANTAGE
+});
+
+// ---- error types ----
+const OutOfRange = _rt_error_class("OutOfRange", "out_of_range");  // 超出射程
+const OutOfReach = _rt_error_class("OutOfReach", "out_of_reach");  // 超出触及范围
+const TooLarge = _rt_error_class("TooLarge", "too_large");  // 目标体型过大
+const NoFreeHand = _rt_error_class("NoFreeHand", "no_free_hand");  // 没有空手
+const NotLight = _rt_error_class("NotLight", "not_light");  // 不是轻型武器
+const NotHoldingVehicle = _rt_error_class("NotHoldingVehicle", "not_holding_vehicle");  // 没有擒抱载具
+const OffhandNeedsLightAttack = _rt_error_class(
+  "OffhandNeedsLightAttack", "offhand_needs_light_attack"
+);  // 副手攻击需要先以轻型武器攻击
+const WillingNeedsConscious = _rt_error_class("WillingNeedsConscious", "willing_needs_conscious");  // 目标无法自愿
+const NotThrown = _rt_error_class("NotThrown", "not_thrown");  // 不能投掷
+const IntangibleTarget = _rt_error_class("IntangibleTarget", "intangible_target");  // 目标无法被擒抱或推撞
+const NotGrappling = _rt_error_class("NotGrappling", "not_grappling");  // 没有擒抱
+const BeyondSpeed = _rt_error_class("BeyondSpeed", "beyond_speed");  // 超过移动速度
+
+// ---- combatants ----
+const STAT_NAMES = Object.freeze({
+  "力量": "strength", "敏捷": "dexterity", "体质": "constitution", "智力": "intelligence", "感知": "wisdom",
+  "魅力": "charisma", "熟练加值": "proficiency", "护甲等级": "armor_class", "重击范围": "crit_range", "体型": "size",
+  "速度": "speed", "施法关键属性": "spell_ability", "运动熟练": "athletics", "体操熟练": "acrobatics",
+  "失能": "incapacitated", "气态或虚化": "intangible", "被魅惑": "charmed", "被支配": "dominated", "躲藏": "hidden",
+  "夹击者人数": "flankers"
+});
+const _STATS = [
+  ["strength", "力量", "int", 10, 1, 30], ["dexterity", "敏捷", "int", 10, 1, 30],
+  ["constitution", "体质", "int", 10, 1, 30], ["intelligence", "智力", "int", 10, 1, 30],
+  ["wisdom", "感知", "int", 10, 1, 30], ["charisma", "魅力", "int", 10, 1, 30],
+  ["proficiency", "熟练加值", "int", 2, 0, 10], ["armor_class", "护甲等级", "int", 10, 0, 50],
+  ["crit_range", "重击范围", "int", 1, 1, 20], ["size", "体型", "int", 3, 1, 6], ["speed", "速度", "int", 30, 0, 500],
+  ["spell_ability", "施法关键属性", "int", 10, 1, 30], ["athletics", "运动熟练", "bool", false, 0, 0],
+  ["acrobatics", "体操熟练", "bool", false, 0, 0], ["incapacitated", "失能", "bool", false, 0, 0],
+  ["intangible", "气态或虚化", "bool", false, 0, 0], ["charmed", "被魅惑", "bool", false, 0, 0],
+  ["dominated", "被支配", "bool", false, 0, 0], ["hidden", "躲藏", "bool", false, 0, 0],
+  ["flankers", "夹击者人数", "int", 0, 0, 10]
+];
+// A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
+// Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
+class Combatant {
+  constructor(stats) {
+    _rt_combatant_init(this, _STATS, stats);
+  }
+  static fromDict(data) {
+    return new Combatant(_rt_stats_from_dict(data, STAT_NAMES, _STATS));
+  }
+  toDict() {
+    return _rt_combatant_dict(this, _STATS);
+  }
+  toJSON() { return this.toDict(); }
+}
+
+// ---- entry formulas (one function per distinct formula, named after the first entry) ----
+const _FORMULAS = {};
+const _FORMULA_TEXTS = {};
+
+// 伤害类型 (damage_types).
+class DamageType {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.name_en = r[5];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.name_en = this.name_en;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, ""], false);
+const _DAMAGE_TYPES_ROWS = new Map();
+for (const r of [
+  ["bludgeoning", "钝击", "", ["D20-10"], null, "Bludgeoning"],
+  ["piercing", "穿刺", "", [], null, "Piercing"],
+  ["slashing", "挥砍", "", [], null, "Slashing"],
+]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
+const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
+// The 伤害类型 entry with this id or Chinese name.
+function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
+
+// 状态 (conditions).
+class Condition {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_CONDITION = new Condition(["", "（无状态）", "", [], null], false);
+const _CONDITIONS_ROWS = new Map();
+for (const r of [
+  ["prone", "倒地", "", ["D20-20"], null],
+]) _CONDITIONS_ROWS.set(r[0], new Condition(r, true));
+const CONDITIONS = new FrozenMap(_CONDITIONS_ROWS);
+// The 状态 entry with this id or Chinese name.
+function get_condition(key) { return _rt_lookup(CONDITIONS, key, "状态", Condition); }
+
+// 对抗技能 (contest_skills).
+class ContestSkill {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_CONTESTSKILL = new ContestSkill(["", "（无对抗技能）", "", [], null], false);
+const _CONTEST_SKILLS_ROWS = new Map();
+for (const r of [
+  ["best", "取较好者", "", ["D20-16", "D20-17"], null],
+  ["athletics", "力量（运动）", "", ["D20-16", "D20-17"], null],
+  ["acrobatics", "敏捷（体操）", "", ["D20-16", "D20-17"], null],
+]) _CONTEST_SKILLS_ROWS.set(r[0], new ContestSkill(r, true));
+const CONTEST_SKILLS = new FrozenMap(_CONTEST_SKILLS_ROWS);
+// The 对抗技能 entry with this id or Chinese name.
+function get_contest_skill(key) { return _rt_lookup(CONTEST_SKILLS, key, "对抗技能", ContestSkill); }
+
+// 体型 (sizes).
+class Size {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.category = r[5];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.category = this.category;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_SIZE = new Size(["", "（无体型）", "", [], null, 0], false);
+const _SIZES_ROWS = new Map();
+for (const r of [
+  ["tiny", "微型", "", ["D20-10", "D20-12"], null, 1],
+  ["small", "小型", "", ["D20-12"], null, 2],
+  ["medium", "中型", "", ["D20-10", "D20-12"], null, 3],
+  ["large", "大型", "", ["D20-10", "D20-12", "D20-13"], null, 4],
+  ["huge", "巨型", "", ["D20-10", "D20-12", "D20-13"], null, 5],
+  ["gargantuan", "超巨型", "", ["D20-10", "D20-12", "D20-13"], null, 6],
+]) _SIZES_ROWS.set(r[0], new Size(r, true));
+const SIZES = new FrozenMap(_SIZES_ROWS);
+// The 体型 entry with this id or Chinese name.
+function get_size(key) { return _rt_lookup(SIZES, key, "体型", Size); }
+
+// 武器 (weapons).
+class Weapon {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.name_en = r[5];
+    this.category = r[6];
+    this.attack_type = r[7];
+    this.damage_dice = _rt_dice_value(r[8]);
+    this.damage_type = r[9] !== null && DAMAGE_TYPES.has(r[9]) ? DAMAGE_TYPES.get(r[9]) : _NO_DAMAGETYPE;
+    this.properties = Object.freeze(r[10]);
+    this.range_normal = r[11];
+    this.range_long = r[12];
+    this.throw_normal = r[13];
+    this.throw_long = r[14];
+    this.versatile_dice = _rt_dice_value(r[15]);
+    this.weight = r[16];
+    this.notes = r[17];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.name_en = this.name_en;
+    out.category = this.category;
+    out.attack_type = this.attack_type;
+    out.damage_dice = this.damage_dice !== null ? this.damage_dice.text : null;
+    out.damage_type = this.damage_type.given ? this.damage_type.id : null;
+    out.properties = this.properties.slice();
+    out.range_normal = this.range_normal;
+    out.range_long = this.range_long;
+    out.throw_normal = this.throw_normal;
+    out.throw_long = this.throw_long;
+    out.versatile_dice = this.versatile_dice !== null ? this.versatile_dice.text : null;
+    out.weight = this.weight;
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_WEAPON = new Weapon(
+  ["", "（无武器）", "", [], null, "", "simple", "melee", null, _NO_DAMAGETYPE, [], 0, 0, 0, 0, null, 0, ""], false
+);
+const _WEAPONS_ROWS = new Map();
+for (const r of [
+  ["unarmed_strike", "徒手打击", "", ["D20-03", "D20-10"], null, "Unarmed strike", "natural", "melee", ["1", [], 1], "bludgeoning", [], 0, 0, 0, 0, null, 0, "出拳、踢腿、头锤等殴击手段；命中造成钝击伤害，视为熟练。"],
+  ["club", "短棒", "", [], null, "Club", "simple", "melee", ["1d4", [[1, 4]], 0], "bludgeoning", ["light", "monk"], 0, 0, 0, 0, null, 20, ""],
+  ["dagger", "匕首", "", [], null, "Dagger", "simple", "melee", ["1d4", [[1, 4]], 0], "piercing", ["finesse", "light", "thrown", "monk"], 0, 0, 20, 60, null, 10, ""],
+  ["greatclub", "巨棒", "", [], null, "Greatclub", "simple", "melee", ["1d8", [[1, 8]], 0], "bludgeoning", ["two_handed"], 0, 0, 0, 0, null, 100, ""],
+  ["handaxe", "手斧", "", [], null, "Handaxe", "simple", "melee", ["1d6", [[1, 6]], 0], "slashing", ["light", "thrown", "monk"], 0, 0, 20, 60, null, 20, ""],
+  ["javelin", "标枪", "", [], null, "Javelin", "simple", "melee", ["1d6", [[1, 6]], 0], "piercing", ["thrown", "monk"], 0, 0, 30, 120, null, 20, ""],
+  ["light_hammer", "轻锤", "", [], null, "Light hammer", "simple", "melee", ["1d4", [[1, 4]], 0], "bludgeoning", ["light", "thrown", "monk"], 0, 0, 20, 60, null, 20, ""],
+  ["mace", "硬头锤", "", [], null, "Mace", "simple", "melee", ["1d6", [[1, 6]], 0], "bludgeoning", ["monk"], 0, 0, 0, 0, null, 40, ""],
+  ["quarterstaff", "长棍", "", [], null, "Quarterstaff", "simple", "melee", ["1d6", [[1, 6]], 0], "bludgeoning", ["versatile", "monk"], 0, 0, 0, 0, ["1d8", [[1, 8]], 0], 40, ""],
+  ["sickle", "镰刀", "", [], null, "Sickle", "simple", "melee", ["1d4", [[1, 4]], 0], "slashing", ["light", "monk"], 0, 0, 0, 0, null, 20, ""],
+  ["spear", "矛", "", [], null, "Spear", "simple", "melee", ["1d6", [[1, 6]], 0], "piercing", ["thrown", "versatile", "monk"], 0, 0, 20, 60, ["1d8", [[1, 8]], 0], 30, ""],
+  ["crossbow_light", "轻弩", "", [], null, "Crossbow, light", "simple", "ranged", ["1d8", [[1, 8]], 0], "piercing", ["ammunition", "loading", "two_handed"], 80, 320, 0, 0, null, 50, ""],
+  ["dart", "飞镖", "", [], null, "Dart", "simple", "ranged", ["1d4", [[1, 4]], 0], "piercing", ["finesse", "thrown"], 20, 60, 20, 60, null, 2, ""],
+  ["shortbow", "短弓", "", [], null, "Shortbow", "simple", "ranged", ["1d6", [[1, 6]], 0], "piercing", ["ammunition", "two_handed"], 80, 320, 0, 0, null, 20, ""],
+  ["sling", "投石索", "", [], null, "Sling", "simple", "ranged", ["1d4", [[1, 4]], 0], "bludgeoning", ["ammunition"], 30, 120, 0, 0, null, 0, ""],
+  ["battleaxe", "战斧", "", [], null, "Battleaxe", "martial", "melee", ["1d8", [[1, 8]], 0], "slashing", ["versatile"], 0, 0, 0, 0, ["1d10", [[1, 10]], 0], 40, ""],
+  ["flail", "链枷", "", [], null, "Flail", "martial", "melee", ["1d8", [[1, 8]], 0], "bludgeoning", [], 0, 0, 0, 0, null, 20, ""],
+  ["glaive", "长柄刀", "", [], null, "Glaive", "martial", "melee", ["1d10", [[1, 10]], 0], "slashing", ["heavy", "reach", "two_handed"], 0, 0, 0, 0, null, 60, ""],
+  ["greataxe", "巨斧", "", [], null, "Greataxe", "martial", "melee", ["1d12", [[1, 12]], 0], "slashing", ["heavy", "two_handed"], 0, 0, 0, 0, null, 70, ""],
+  ["greatsword", "巨剑", "", [], null, "Greatsword", "martial", "melee", ["2d6", [[2, 6]], 0], "slashing", ["heavy", "two_handed"], 0, 0, 0, 0, null, 60, ""],
+  ["halberd", "戟", "", [], null, "Halberd", "martial", "melee", ["1d10", [[1, 10]], 0], "slashing", ["heavy", "reach", "two_handed"], 0, 0, 0, 0, null, 60, ""],
+  ["lance", "骑枪", "", [], null, "Lance", "martial", "melee", ["1d12", [[1, 12]], 0], "piercing", ["reach", "special"], 0, 0, 0, 0, null, 60, "You have disadvantage when you use a lance to attack a target within 5 feet of you. Also, a lance requires two hands to wield when you aren't mounted."],
+  ["longsword", "长剑", "", [], null, "Longsword", "martial", "melee", ["1d8", [[1, 8]], 0], "slashing", ["versatile"], 0, 0, 0, 0, ["1d10", [[1, 10]], 0], 30, ""],
+  ["maul", "巨锤", "", [], null, "Maul", "martial", "melee", ["2d6", [[2, 6]], 0], "bludgeoning", ["heavy", "two_handed"], 0, 0, 0, 0, null, 100, ""],
+  ["morningstar", "钉头锤", "", [], null, "Morningstar", "martial", "melee", ["1d8", [[1, 8]], 0], "piercing", [], 0, 0, 0, 0, null, 40, ""],
+  ["pike", "长矛", "", [], null, "Pike", "martial", "melee", ["1d10", [[1, 10]], 0], "piercing", ["heavy", "reach", "two_handed"], 0, 0, 0, 0, null, 180, ""],
+  ["rapier", "刺剑", "", [], null, "Rapier", "martial", "melee", ["1d8", [[1, 8]], 0], "piercing", ["finesse"], 0, 0, 0, 0, null, 20, ""],
+  ["scimitar", "弯刀", "", [], null, "Scimitar", "martial", "melee", ["1d6", [[1, 6]], 0], "slashing", ["finesse", "light"], 0, 0, 0, 0, null, 30, ""],
+  ["shortsword", "短剑", "", [], null, "Shortsword", "martial", "melee", ["1d6", [[1, 6]], 0], "piercing", ["finesse", "light", "monk"], 0, 0, 0, 0, null, 20, ""],
+  ["trident", "三叉戟", "", [], null, "Trident", "martial", "melee", ["1d6", [[1, 6]], 0], "piercing", ["thrown", "versatile"], 0, 0, 20, 60, ["1d8", [[1, 8]], 0], 40, ""],
+  ["war_pick", "战镐", "", [], null, "War pick", "martial", "melee", ["1d8", [[1, 8]], 0], "piercing", [], 0, 0, 0, 0, null, 20, ""],
+  ["warhammer", "战锤", "", [], null, "Warhammer", "martial", "melee", ["1d8", [[1, 8]], 0], "bludgeoning", ["versatile"], 0, 0, 0, 0, ["1d10", [[1, 10]], 0], 20, ""],
+  ["whip", "鞭子", "", [], null, "Whip", "martial", "melee", ["1d4", [[1, 4]], 0], "slashing", ["finesse", "reach"], 0, 0, 0, 0, null, 30, ""],
+  ["blowgun", "吹箭筒", "", [], null, "Blowgun", "martial", "ranged", ["1", [], 1], "piercing", ["ammunition", "loading"], 25, 100, 0, 0, null, 10, ""],
+  ["crossbow_hand", "手弩", "", [], null, "Crossbow, hand", "martial", "ranged", ["1d6", [[1, 6]], 0], "piercing", ["ammunition", "light", "loading"], 30, 120, 0, 0, null, 30, ""],
+  ["crossbow_heavy", "重弩", "", [], null, "Crossbow, heavy", "martial", "ranged", ["1d10", [[1, 10]], 0], "piercing", ["ammunition", "heavy", "loading", "two_handed"], 100, 400, 0, 0, null, 180, ""],
+  ["longbow", "长弓", "", [], null, "Longbow", "martial", "ranged", ["1d8", [[1, 8]], 0], "piercing", ["ammunition", "heavy", "two_handed"], 150, 600, 0, 0, null, 20, ""],
+  ["net", "捕网", "", [], null, "Net", "martial", "ranged", null, null, ["thrown", "special"], 5, 15, 5, 15, null, 30, "A Large or smaller creature hit by a net is restrained until it is freed. A net has no effect on creatures that are formless, or creatures that are Huge or larger. A creature can use its action to make a DC 10 Strength check, freeing itself or another creature within its reach on a success. Dealing 5 slashing damage to the net (AC 10) also frees the creature without harming it, ending the effect and destroying the net. When you use an action, bonus action, or reaction to attack with a net, you can make only one attack regardless of the number of attacks you can normally make."],
+]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
+const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
+// The 武器 entry with this id or Chinese name.
+function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
+
+// 载具动力 (power_sources).
+class PowerSource {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.base_dc = r[5];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.base_dc = this.base_dc;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_POWERSOURCE = new PowerSource(["", "（无载具动力）", "", [], null, 0], false);
+const _POWER_SOURCES_ROWS = new Map();
+for (const r of [
+  ["nuclear", "核能", "", ["D20-23"], null, 35],
+  ["muscle", "人力或畜力", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
+  ["wind", "风帆", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
+  ["steam", "蒸汽", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
+  ["combustion", "内燃机", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
+  ["electric", "电力", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
+  ["magic", "魔法", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
+]) _POWER_SOURCES_ROWS.set(r[0], new PowerSource(r, true));
+const POWER_SOURCES = new FrozenMap(_POWER_SOURCES_ROWS);
+// The 载具动力 entry with this id or Chinese name.
+function get_power_source(key) { return _rt_lookup(POWER_SOURCES, key, "载具动力", PowerSource); }
+
+// ---- procedures ----
+
+function _attack_setup(
+  attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
+  target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
+  extra_disadvantage, sneak_dice, other_bonus, _trace
+) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && target instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof proficient === 'boolean'
+    && typeof thrown === 'boolean' && typeof two_handed === 'boolean' && typeof offhand === 'boolean'
+    && typeof light_attack_made === 'boolean' && typeof willing === 'boolean' && typeof target_unseen === 'boolean'
+    && typeof guessed_wrong === 'boolean' && typeof attacker_unseen === 'boolean' && typeof hostile_nearby === 'boolean'
+    && typeof flanking === 'boolean' && typeof flank_position === 'boolean' && Number.isInteger(extra_advantage)
+    && 0 <= extra_advantage && extra_advantage <= 10 && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage
+    && extra_disadvantage <= 10 && Number.isInteger(sneak_dice) && 0 <= sneak_dice && sneak_dice <= 20
+    && Number.isInteger(other_bonus) && (-50) <= other_bonus && other_bonus <= 50
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击者", attacker, Combatant], ['type', "目标", target, Combatant], ['entry', "武器", weapon],
+      ['int', "距离", distance, 0, 100000], ['bool', "熟练", proficient], ['bool', "投掷", thrown],
+      ['bool', "双手持用", two_handed], ['bool', "副手附赠攻击", offhand],
+      ['bool', "本回合已用轻型武器攻击", light_attack_made], ['bool', "目标自愿", willing],
+      ['bool', "看不见目标", target_unseen], ['bool', "猜错位置", guessed_wrong],
+      ['bool', "目标看不见攻击者", attacker_unseen], ['bool', "身边有敌", hostile_nearby], ['bool', "夹击", flanking],
+      ['bool', "处于夹击位置", flank_position], ['int', "其他优势层数", extra_advantage, 0, 10],
+      ['int', "其他劣势层数", extra_disadvantage, 0, 10], ['int', "额外d6", sneak_dice, 0, 20],
+      ['int', "其他加值", other_bonus, (-50), 50]
+    ]);
+  }
+  let ranged, reach, normal_range, long_range, range_limit, advantage, disadvantage, str_mod, dex_mod, ability_mod;
+  let flanks, attack_bonus, damage_mod;
+  ranged = weapon.attack_type === "ranged" || thrown;
+  if (!(!willing || !(target.incapacitated || target.charmed || target.dominated))) {
+    throw new WillingNeedsConscious("只有意识清醒、未被魅惑或支配的目标才能自愿承受攻击");
+  }
+  if (!(!thrown || (weapon.properties.indexOf("thrown") >= 0))) {
+    throw new NotThrown("“" + weapon.name + "”没有投掷属性");
+  }
+  if (!(!offhand || (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee")) {
+    throw new NotLight("双持武器战斗需要两把轻型近战武器，“" + weapon.name + "”不是轻型武器");
+  }
+  if (!(!offhand || light_attack_made)) {
+    throw new OffhandNeedsLightAttack("副手附赠攻击只能在本回合已用另一把轻型近战武器进行攻击动作之后进行");
+  }
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(
+    0, attacker.size - _R_MEDIUM_SIZE_CATEGORY
+  ) + ((weapon.properties.indexOf("reach") >= 0) ? _R_REACH_WEAPON_BONUS : 0);
+  if (!(ranged || distance <= reach)) {
+    throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
+  }
+  normal_range = thrown ? weapon.throw_normal : weapon.range_normal;
+  long_range = thrown ? weapon.throw_long : weapon.range_long;
+  range_limit = long_range > 0 ? long_range : normal_range;
+  if (!(!ranged || distance <= range_limit)) {
+    throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
+  }
+  advantage = (willing ? _R_WILLING_TARGET_ADVANTAGE : 0) + (
+    attacker_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+  ) + extra_advantage;
+  disadvantage = (
+    ranged && distance > normal_range ? _R_LONG_RANGE_DISADVANTAGE : 0
+  ) + (ranged && hostile_nearby ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
+  str_mod = Math.floor((attacker.strength - 10) / 2);
+  dex_mod = Math.floor((attacker.dexterity - 10) / 2);
+  ability_mod = (weapon.properties.indexOf("finesse") >= 0) ? Math.max(str_mod, dex_mod) : weapon.attack_type === "ranged" ? dex_mod : str_mod;
+  flanks = flanking || flank_position && target.flankers >= 2;
+  attack_bonus = ability_mod + (
+    proficient || weapon.category === "natural" ? attacker.proficiency : 0
+  ) + (flanks && !ranged ? _R_FLANKING_BONUS : 0) + other_bonus;
+  damage_mod = !offhand || ability_mod < 0 ? ability_mod : 0;
+  if ((_rt_dice_count(
+    two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
+  ) * 2) > 200) {
+    _rt_within(
+      "伤害骰数",
+      _rt_dice_count(
+        two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
+      ) * 2,
+      200
+    );
+  }
+  return [weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod];
+}
+
+const ATTACK_FIELDS = Object.freeze([
+  "hit", "crit", "damage", "damage_type", "natural", "total", "revealed", "light_main", "action_kind"
+]);
+// The result of attack (武器攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class AttackResult extends Result {}
+AttackResult.PROCEDURE = "attack";
+AttackResult.FIELDS = ATTACK_FIELDS;
+
+// 武器攻击（D20-01、D20-02、D20-03、D20-04、D20-05、D20-06、D20-07、D20-08、D20-09、D20-10、D20-11、D20-14、D20-16）
+function attack(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
+  options = _rt_options(
+    options,
+    [
+      "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
+      "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
+      "extra_disadvantage", "sneak_dice", "other_bonus", "dice"
+    ]
   );
-  const _WEAPONS_ROWS = new Map();
-  for (const r of [
-    ["unarmed_strike", "徒手打击", "", ["D20-03", "D20-10"], null, "Unarmed strike", "natural", "melee", ["1", [], 1], "bludgeoning", [], 0, 0, 0, 0, null, 0, "出拳、踢腿、头锤等殴击手段；命中造成钝击伤害，视为熟练。"],
-    ["club", "短棒", "", [], null, "Club", "simple", "melee", ["1d4", [[1, 4]], 0], "bludgeoning", ["light", "monk"], 0, 0, 0, 0, null, 20, ""],
-    ["dagger", "匕首", "", [], null, "Dagger", "simple", "melee", ["1d4", [[1, 4]], 0], "piercing", ["finesse", "light", "thrown", "monk"], 0, 0, 20, 60, null, 10, ""],
-    ["greatclub", "巨棒", "", [], null, "Greatclub", "simple", "melee", ["1d8", [[1, 8]], 0], "bludgeoning", ["two_handed"], 0, 0, 0, 0, null, 100, ""],
-    ["handaxe", "手斧", "", [], null, "Handaxe", "simple", "melee", ["1d6", [[1, 6]], 0], "slashing", ["light", "thrown", "monk"], 0, 0, 20, 60, null, 20, ""],
-    ["javelin", "标枪", "", [], null, "Javelin", "simple", "melee", ["1d6", [[1, 6]], 0], "piercing", ["thrown", "monk"], 0, 0, 30, 120, null, 20, ""],
-    ["light_hammer", "轻锤", "", [], null, "Light hammer", "simple", "melee", ["1d4", [[1, 4]], 0], "bludgeoning", ["light", "thrown", "monk"], 0, 0, 20, 60, null, 20, ""],
-    ["mace", "硬头锤", "", [], null, "Mace", "simple", "melee", ["1d6", [[1, 6]], 0], "bludgeoning", ["monk"], 0, 0, 0, 0, null, 40, ""],
-    ["quarterstaff", "长棍", "", [], null, "Quarterstaff", "simple", "melee", ["1d6", [[1, 6]], 0], "bludgeoning", ["versatile", "monk"], 0, 0, 0, 0, ["1d8", [[1, 8]], 0], 40, ""],
-    ["sickle", "镰刀", "", [], null, "Sickle", "simple", "melee", ["1d4", [[1, 4]], 0], "slashing", ["light", "monk"], 0, 0, 0, 0, null, 20, ""],
-    ["spear", "矛", "", [], null, "Spear", "simple", "melee", ["1d6", [[1, 6]], 0], "piercing", ["thrown", "versatile", "monk"], 0, 0, 20, 60, ["1d8", [[1, 8]], 0], 30, ""],
-    ["crossbow_light", "轻弩", "", [], null, "Crossbow, light", "simple", "ranged", ["1d8", [[1, 8]], 0], "piercing", ["ammunition", "loading", "two_handed"], 80, 320, 0, 0, null, 50, ""],
-    ["dart", "飞镖", "", [], null, "Dart", "simple", "ranged", ["1d4", [[1, 4]], 0], "piercing", ["finesse", "thrown"], 20, 60, 20, 60, null, 2, ""],
-    ["shortbow", "短弓", "", [], null, "Shortbow", "simple", "ranged", ["1d6", [[1, 6]], 0], "piercing", ["ammunition", "two_handed"], 80, 320, 0, 0, null, 20, ""],
-    ["sling", "投石索", "", [], null, "Sling", "simple", "ranged", ["1d4", [[1, 4]], 0], "bludgeoning", ["ammunition"], 30, 120, 0, 0, null, 0, ""],
-    ["battleaxe", "战斧", "", [], null, "Battleaxe", "martial", "melee", ["1d8", [[1, 8]], 0], "slashing", ["versatile"], 0, 0, 0, 0, ["1d10", [[1, 10]], 0], 40, ""],
-    ["flail", "链枷", "", [], null, "Flail", "martial", "melee", ["1d8", [[1, 8]], 0], "bludgeoning", [], 0, 0, 0, 0, null, 20, ""],
-    ["glaive", "长柄刀", "", [], null, "Glaive", "martial", "melee", ["1d10", [[1, 10]], 0], "slashing", ["heavy", "reach", "two_handed"], 0, 0, 0, 0, null, 60, ""],
-    ["greataxe", "巨斧", "", [], null, "Greataxe", "martial", "melee", ["1d12", [[1, 12]], 0], "slashing", ["heavy", "two_handed"], 0, 0, 0, 0, null, 70, ""],
-    ["greatsword", "巨剑", "", [], null, "Greatsword", "martial", "melee", ["2d6", [[2, 6]], 0], "slashing", ["heavy", "two_handed"], 0, 0, 0, 0, null, 60, ""],
-    ["halberd", "戟", "", [], null, "Halberd", "martial", "melee", ["1d10", [[1, 10]], 0], "slashing", ["heavy", "reach", "two_handed"], 0, 0, 0, 0, null, 60, ""],
-    ["lance", "骑枪", "", [], null, "Lance", "martial", "melee", ["1d12", [[1, 12]], 0], "piercing", ["reach", "special"], 0, 0, 0, 0, null, 60, "You have disadvantage when you use a lance to attack a target within 5 feet of you. Also, a lance requires two hands to wield when you aren't mounted."],
-    ["longsword", "长剑", "", [], null, "Longsword", "martial", "melee", ["1d8", [[1, 8]], 0], "slashing", ["versatile"], 0, 0, 0, 0, ["1d10", [[1, 10]], 0], 30, ""],
-    ["maul", "巨锤", "", [], null, "Maul", "martial", "melee", ["2d6", [[2, 6]], 0], "bludgeoning", ["heavy", "two_handed"], 0, 0, 0, 0, null, 100, ""],
-    ["morningstar", "钉头锤", "", [], null, "Morningstar", "martial", "melee", ["1d8", [[1, 8]], 0], "piercing", [], 0, 0, 0, 0, null, 40, ""],
-    ["pike", "长矛", "", [], null, "Pike", "martial", "melee", ["1d10", [[1, 10]], 0], "piercing", ["heavy", "reach", "two_handed"], 0, 0, 0, 0, null, 180, ""],
-    ["rapier", "刺剑", "", [], null, "Rapier", "martial", "melee", ["1d8", [[1, 8]], 0], "piercing", ["finesse"], 0, 0, 0, 0, null, 20, ""],
-    ["scimitar", "弯刀", "", [], null, "Scimitar", "martial", "melee", ["1d6", [[1, 6]], 0], "slashing", ["finesse", "light"], 0, 0, 0, 0, null, 30, ""],
-    ["shortsword", "短剑", "", [], null, "Shortsword", "martial", "melee", ["1d6", [[1, 6]], 0], "piercing", ["finesse", "light", "monk"], 0, 0, 0, 0, null, 20, ""],
-    ["trident", "三叉戟", "", [], null, "Trident", "martial", "melee", ["1d6", [[1, 6]], 0], "piercing", ["thrown", "versatile"], 0, 0, 20, 60, ["1d8", [[1, 8]], 0], 40, ""],
-    ["war_pick", "战镐", "", [], null, "War pick", "martial", "melee", ["1d8", [[1, 8]], 0], "piercing", [], 0, 0, 0, 0, null, 20, ""],
-    ["warhammer", "战锤", "", [], null, "Warhammer", "martial", "melee", ["1d8", [[1, 8]], 0], "bludgeoning", ["versatile"], 0, 0, 0, 0, ["1d10", [[1, 10]], 0], 20, ""],
-    ["whip", "鞭子", "", [], null, "Whip", "martial", "melee", ["1d4", [[1, 4]], 0], "slashing", ["finesse", "reach"], 0, 0, 0, 0, null, 30, ""],
-    ["blowgun", "吹箭筒", "", [], null, "Blowgun", "martial", "ranged", ["1", [], 1], "piercing", ["ammunition", "loading"], 25, 100, 0, 0, null, 10, ""],
-    ["crossbow_hand", "手弩", "", [], null, "Crossbow, hand", "martial", "ranged", ["1d6", [[1, 6]], 0], "piercing", ["ammunition", "light", "loading"], 30, 120, 0, 0, null, 30, ""],
-    ["crossbow_heavy", "重弩", "", [], null, "Crossbow, heavy", "martial", "ranged", ["1d10", [[1, 10]], 0], "piercing", ["ammunition", "heavy", "loading", "two_handed"], 100, 400, 0, 0, null, 180, ""],
-    ["longbow", "长弓", "", [], null, "Longbow", "martial", "ranged", ["1d8", [[1, 8]], 0], "piercing", ["ammunition", "heavy", "two_handed"], 150, 600, 0, 0, null, 20, ""],
-    ["net", "捕网", "", [], null, "Net", "martial", "ranged", null, null, ["thrown", "special"], 5, 15, 5, 15, null, 30, "A Large or smaller creature hit by a net is restrained until it is freed. A net has no effect on creatures that are formless, or creatures that are Huge or larger. A creature can use its action to make a DC 10 Strength check, freeing itself or another creature within its reach on a success. Dealing 5 slashing damage to the net (AC 10) also frees the creature without harming it, ending the effect and destroying the net. When you use an action, bonus action, or reaction to attack with a net, you can make only one attack regardless of the number of attacks you can normally make."],
-  ]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
-  const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
-  // The 武器 entry with this id or Chinese name.
-  function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
-
-  // 载具动力 (power_sources).
-  class PowerSource {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.base_dc = r[5];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.base_dc = this.base_dc;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_POWERSOURCE = new PowerSource(["", "（无载具动力）", "", [], null, 0], false);
-  const _POWER_SOURCES_ROWS = new Map();
-  for (const r of [
-    ["nuclear", "核能", "", ["D20-23"], null, 35],
-    ["muscle", "人力或畜力", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
-    ["wind", "风帆", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
-    ["steam", "蒸汽", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
-    ["combustion", "内燃机", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
-    ["electric", "电力", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
-    ["magic", "魔法", "", ["D20-23"], "原文引用的动力表没有收录，请自制者填写基础值", 0],
-  ]) _POWER_SOURCES_ROWS.set(r[0], new PowerSource(r, true));
-  const POWER_SOURCES = new FrozenMap(_POWER_SOURCES_ROWS);
-  // The 载具动力 entry with this id or Chinese name.
-  function get_power_source(key) { return _rt_lookup(POWER_SOURCES, key, "载具动力", PowerSource); }
-
-  // ---- procedures ----
-
-  function _attack_setup(
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let proficient = options.proficient === undefined ? true : options.proficient;
+  let thrown = options.thrown === undefined ? false : options.thrown;
+  let two_handed = options.two_handed === undefined ? false : options.two_handed;
+  let offhand = options.offhand === undefined ? false : options.offhand;
+  let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
+  let willing = options.willing === undefined ? false : options.willing;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
+  let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _trace = [];
+  const _setup = _attack_setup(
     attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
     target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
     extra_disadvantage, sneak_dice, other_bonus, _trace
-  ) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      attacker instanceof Combatant && target instanceof Combatant && weapon.not_specified === null
-      && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof proficient === 'boolean'
-      && typeof thrown === 'boolean' && typeof two_handed === 'boolean' && typeof offhand === 'boolean'
-      && typeof light_attack_made === 'boolean' && typeof willing === 'boolean' && typeof target_unseen === 'boolean'
-      && typeof guessed_wrong === 'boolean' && typeof attacker_unseen === 'boolean' && typeof hostile_nearby === 'boolean'
-      && typeof flanking === 'boolean' && typeof flank_position === 'boolean' && Number.isInteger(extra_advantage)
-      && 0 <= extra_advantage && extra_advantage <= 10 && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage
-      && extra_disadvantage <= 10 && Number.isInteger(sneak_dice) && 0 <= sneak_dice && sneak_dice <= 20
-      && Number.isInteger(other_bonus) && (-50) <= other_bonus && other_bonus <= 50
-    )) {
-      _rt_check_inputs([
-        ['type', "攻击者", attacker, Combatant], ['type', "目标", target, Combatant], ['entry', "武器", weapon],
-        ['int', "距离", distance, 0, 100000], ['bool', "熟练", proficient], ['bool', "投掷", thrown],
-        ['bool', "双手持用", two_handed], ['bool', "副手附赠攻击", offhand],
-        ['bool', "本回合已用轻型武器攻击", light_attack_made], ['bool', "目标自愿", willing],
-        ['bool', "看不见目标", target_unseen], ['bool', "猜错位置", guessed_wrong],
-        ['bool', "目标看不见攻击者", attacker_unseen], ['bool', "身边有敌", hostile_nearby], ['bool', "夹击", flanking],
-        ['bool', "处于夹击位置", flank_position], ['int', "其他优势层数", extra_advantage, 0, 10],
-        ['int', "其他劣势层数", extra_disadvantage, 0, 10], ['int', "额外d6", sneak_dice, 0, 20],
-        ['int', "其他加值", other_bonus, (-50), 50]
-      ]);
-    }
-    let ranged, reach, normal_range, long_range, range_limit, advantage, disadvantage, str_mod, dex_mod, ability_mod;
-    let flanks, attack_bonus, damage_mod;
-    ranged = weapon.attack_type === "ranged" || thrown;
-    if (!(!willing || !(target.incapacitated || target.charmed || target.dominated))) {
-      throw new WillingNeedsConscious("只有意识清醒、未被魅惑或支配的目标才能自愿承受攻击");
-    }
-    if (!(!thrown || (weapon.properties.indexOf("thrown") >= 0))) {
-      throw new NotThrown("“" + weapon.name + "”没有投掷属性");
-    }
-    if (!(!offhand || (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee")) {
-      throw new NotLight("双持武器战斗需要两把轻型近战武器，“" + weapon.name + "”不是轻型武器");
-    }
-    if (!(!offhand || light_attack_made)) {
-      throw new OffhandNeedsLightAttack("副手附赠攻击只能在本回合已用另一把轻型近战武器进行攻击动作之后进行");
-    }
-    reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(
-      0, attacker.size - _R_MEDIUM_SIZE_CATEGORY
-    ) + ((weapon.properties.indexOf("reach") >= 0) ? _R_REACH_WEAPON_BONUS : 0);
-    if (!(ranged || distance <= reach)) {
-      throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
-    }
-    normal_range = thrown ? weapon.throw_normal : weapon.range_normal;
-    long_range = thrown ? weapon.throw_long : weapon.range_long;
-    range_limit = long_range > 0 ? long_range : normal_range;
-    if (!(!ranged || distance <= range_limit)) {
-      throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
-    }
-    advantage = (willing ? _R_WILLING_TARGET_ADVANTAGE : 0) + (
-      attacker_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
-    ) + extra_advantage;
-    disadvantage = (
-      ranged && distance > normal_range ? _R_LONG_RANGE_DISADVANTAGE : 0
-    ) + (ranged && hostile_nearby ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
-    str_mod = Math.floor((attacker.strength - 10) / 2);
-    dex_mod = Math.floor((attacker.dexterity - 10) / 2);
-    ability_mod = (weapon.properties.indexOf("finesse") >= 0) ? Math.max(str_mod, dex_mod) : weapon.attack_type === "ranged" ? dex_mod : str_mod;
-    flanks = flanking || flank_position && target.flankers >= 2;
-    attack_bonus = ability_mod + (
-      proficient || weapon.category === "natural" ? attacker.proficiency : 0
-    ) + (flanks && !ranged ? _R_FLANKING_BONUS : 0) + other_bonus;
-    damage_mod = !offhand || ability_mod < 0 ? ability_mod : 0;
-    if ((_rt_dice_count(
-      two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
-    ) * 2) > 200) {
-      _rt_within(
-        "伤害骰数",
-        _rt_dice_count(
-          two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
-        ) * 2,
-        200
-      );
-    }
-    return [weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod];
+  );
+  weapon = _setup[0];
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _natural_roll, natural, total, hit, crit, _weapon_damage_dice, _weapon_damage_roll, weapon_damage;
+  let _extra_damage_dice, _extra_damage_roll, extra_damage, damage;
+  _natural_roll = _rt_roll_d20(_source, advantage - disadvantage);
+  _rolls.push(_natural_roll);
+  natural = _natural_roll.natural;
+  _trace.push(new TraceStep(
+    "d20", _rt_d20_sentence("攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
+  ));
+  total = natural + attack_bonus;
+  hit = !guessed_wrong && total >= target.armor_class;
+  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+  if (hit) {
+    _trace.push(new TraceStep("note", "检定" + String(total) + "对AC" + String(target.armor_class) + "，命中", []));
   }
-
-  const ATTACK_FIELDS = Object.freeze([
-    "hit", "crit", "damage", "damage_type", "natural", "total", "revealed", "light_main", "action_kind"
-  ]);
-  // The result of attack (武器攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class AttackResult extends Result {}
-  AttackResult.PROCEDURE = "attack";
-  AttackResult.FIELDS = ATTACK_FIELDS;
-
-  // 武器攻击（D20-01、D20-02、D20-03、D20-04、D20-05、D20-06、D20-07、D20-08、D20-09、D20-10、D20-11、D20-14、D20-16）
-  function attack(attacker, target, weapon, options) {
-    if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(
-      options,
-      [
-        "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
-        "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
-        "extra_disadvantage", "sneak_dice", "other_bonus", "dice"
-      ]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let proficient = options.proficient === undefined ? true : options.proficient;
-    let thrown = options.thrown === undefined ? false : options.thrown;
-    let two_handed = options.two_handed === undefined ? false : options.two_handed;
-    let offhand = options.offhand === undefined ? false : options.offhand;
-    let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
-    let willing = options.willing === undefined ? false : options.willing;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
-    let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _trace = [];
-    const _setup = _attack_setup(
-      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
-      target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
-      extra_disadvantage, sneak_dice, other_bonus, _trace
-    );
-    weapon = _setup[0];
-    const ranged = _setup[1];
-    const advantage = _setup[2];
-    const disadvantage = _setup[3];
-    const attack_bonus = _setup[4];
-    const damage_mod = _setup[5];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _natural_roll, natural, total, hit, crit, _weapon_damage_dice, _weapon_damage_roll, weapon_damage;
-    let _extra_damage_dice, _extra_damage_roll, extra_damage, damage;
-    _natural_roll = _rt_roll_d20(_source, advantage - disadvantage);
-    _rolls.push(_natural_roll);
-    natural = _natural_roll.natural;
+  if (!hit && !guessed_wrong) {
+    _trace.push(new TraceStep("note", "检定" + String(total) + "对AC" + String(target.armor_class) + "，未命中", []));
+  }
+  if (guessed_wrong) {
+    _trace.push(new TraceStep("gm", "目标不在所猜的位置，攻击未命中", []));
+  }
+  if (crit) {
+    _trace.push(new TraceStep("note", "重击！所有伤害骰掷两次", []));
+  }
+  _weapon_damage_dice = hit ? (
+    two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
+  ) : null;
+  if (_weapon_damage_dice !== null) {
+    _weapon_damage_roll = _rt_roll_damage(_source, _weapon_damage_dice.terms, crit);
+    _rolls.push(_weapon_damage_roll);
+    weapon_damage = _weapon_damage_roll.total + _weapon_damage_dice.flat;
     _trace.push(new TraceStep(
-      "d20", _rt_d20_sentence("攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
+      "roll", _rt_damage_sentence("武器伤害骰", _weapon_damage_roll, _weapon_damage_dice.flat),
+      [["faces", _weapon_damage_roll.faces], ["weapon_damage", weapon_damage]]
     ));
-    total = natural + attack_bonus;
-    hit = !guessed_wrong && total >= target.armor_class;
-    crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-    if (hit) {
-      _trace.push(new TraceStep("note", "检定" + String(total) + "对AC" + String(target.armor_class) + "，命中", []));
-    }
-    if (!hit && !guessed_wrong) {
-      _trace.push(new TraceStep("note", "检定" + String(total) + "对AC" + String(target.armor_class) + "，未命中", []));
-    }
-    if (guessed_wrong) {
-      _trace.push(new TraceStep("gm", "目标不在所猜的位置，攻击未命中", []));
-    }
-    if (crit) {
-      _trace.push(new TraceStep("note", "重击！所有伤害骰掷两次", []));
-    }
-    _weapon_damage_dice = hit ? (
-      two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
-    ) : null;
-    if (_weapon_damage_dice !== null) {
-      _weapon_damage_roll = _rt_roll_damage(_source, _weapon_damage_dice.terms, crit);
-      _rolls.push(_weapon_damage_roll);
-      weapon_damage = _weapon_damage_roll.total + _weapon_damage_dice.flat;
-      _trace.push(new TraceStep(
-        "roll", _rt_damage_sentence("武器伤害骰", _weapon_damage_roll, _weapon_damage_dice.flat),
-        [["faces", _weapon_damage_roll.faces], ["weapon_damage", weapon_damage]]
-      ));
-    }
-    else {
-      weapon_damage = 0;
-    }
-    _extra_damage_dice = hit && sneak_dice > 0 ? _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES) : null;
-    if (_extra_damage_dice !== null) {
-      _extra_damage_roll = _rt_roll_damage(_source, _extra_damage_dice.terms, crit);
-      _rolls.push(_extra_damage_roll);
-      extra_damage = _extra_damage_roll.total + _extra_damage_dice.flat;
-      _trace.push(new TraceStep(
-        "roll", _rt_damage_sentence("额外伤害骰", _extra_damage_roll, _extra_damage_dice.flat),
-        [["faces", _extra_damage_roll.faces], ["extra_damage", extra_damage]]
-      ));
-    }
-    else {
-      extra_damage = 0;
-    }
-    damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
-    if (hit) {
-      _trace.push(new TraceStep("note", "造成" + String(damage) + "点" + weapon.damage_type.name + "伤害", []));
-    }
-    if (attacker.hidden) {
-      _trace.push(new TraceStep("note", "攻击暴露了躲藏者的位置", []));
-    }
-    if (ranged && hostile_nearby) {
-      _trace.push(new TraceStep(
-        "note", "身边有敌时发动远程攻击，可能引发该生物的借机攻击（原文没有给出借机攻击的规则）", []
-      ));
-    }
-    return _rt_result(
-      AttackResult,
-      [
-        hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
-        !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
-        offhand ? "bonus" : "standard"
-      ],
-      _rolls, _trace
-    );
   }
+  else {
+    weapon_damage = 0;
+  }
+  _extra_damage_dice = hit && sneak_dice > 0 ? _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES) : null;
+  if (_extra_damage_dice !== null) {
+    _extra_damage_roll = _rt_roll_damage(_source, _extra_damage_dice.terms, crit);
+    _rolls.push(_extra_damage_roll);
+    extra_damage = _extra_damage_roll.total + _extra_damage_dice.flat;
+    _trace.push(new TraceStep(
+      "roll", _rt_damage_sentence("额外伤害骰", _extra_damage_roll, _extra_damage_dice.flat),
+      [["faces", _extra_damage_roll.faces], ["extra_damage", extra_damage]]
+    ));
+  }
+  else {
+    extra_damage = 0;
+  }
+  damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
+  if (hit) {
+    _trace.push(new TraceStep("note", "造成" + String(damage) + "点" + weapon.damage_type.name + "伤害", []));
+  }
+  if (attacker.hidden) {
+    _trace.push(new TraceStep("note", "攻击暴露了躲藏者的位置", []));
+  }
+  if (ranged && hostile_nearby) {
+    _trace.push(new TraceStep(
+      "note", "身边有敌时发动远程攻击，可能引发该生物的借机攻击（原文没有给出借机攻击的规则）", []
+    ));
+  }
+  return _rt_result(
+    AttackResult,
+    [
+      hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
+      !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
+      offhand ? "bonus" : "standard"
+    ],
+    _rolls, _trace
+  );
+}
 
-  function _attack_roll(
+function _attack_roll(
+  dice, weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, offhand,
+  guessed_wrong, hostile_nearby, sneak_dice
+) {
+  let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
+  natural = _rt_d20_natural(dice, advantage - disadvantage);
+  total = natural + attack_bonus;
+  hit = !guessed_wrong && total >= target.armor_class;
+  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+  if (hit) {
+    _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
+    weapon_damage = _weapon_damage_dice !== null ? _rt_damage_total(dice, _weapon_damage_dice.terms, crit) + _weapon_damage_dice.flat : 0;
+  }
+  else {
+    weapon_damage = 0;
+  }
+  if (hit && sneak_dice > 0) {
+    _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
+    extra_damage = _extra_damage_dice !== null ? _rt_damage_total(dice, _extra_damage_dice.terms, crit) + _extra_damage_dice.flat : 0;
+  }
+  else {
+    extra_damage = 0;
+  }
+  damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
+  return [
+    hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
+    !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
+    offhand ? "bonus" : "standard"
+  ];
+}
+
+// 武器攻击: the outcome only (the fields of ATTACK_FIELDS), no trace.
+function attack_fast(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
+  options = _rt_options(
+    options,
+    [
+      "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
+      "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
+      "extra_disadvantage", "sneak_dice", "other_bonus", "dice"
+    ]
+  );
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let proficient = options.proficient === undefined ? true : options.proficient;
+  let thrown = options.thrown === undefined ? false : options.thrown;
+  let two_handed = options.two_handed === undefined ? false : options.two_handed;
+  let offhand = options.offhand === undefined ? false : options.offhand;
+  let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
+  let willing = options.willing === undefined ? false : options.willing;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
+  let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _setup = _attack_setup(
+    attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
+    target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
+    extra_disadvantage, sneak_dice, other_bonus, null
+  );
+  weapon = _setup[0];
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
+  const dice = _rt_dice_source(options.dice);
+  return _attack_roll(
     dice, weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, offhand,
     guessed_wrong, hostile_nearby, sneak_dice
-  ) {
-    let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
-    natural = _rt_d20_natural(dice, advantage - disadvantage);
+  );
+}
+
+// 武器攻击: the setup once; the function returned rolls and returns the outcome array.
+function attack_prepare(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
+  options = _rt_options(
+    options,
+    [
+      "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
+      "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
+      "extra_disadvantage", "sneak_dice", "other_bonus"
+    ]
+  );
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let proficient = options.proficient === undefined ? true : options.proficient;
+  let thrown = options.thrown === undefined ? false : options.thrown;
+  let two_handed = options.two_handed === undefined ? false : options.two_handed;
+  let offhand = options.offhand === undefined ? false : options.offhand;
+  let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
+  let willing = options.willing === undefined ? false : options.willing;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
+  let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _setup = _attack_setup(
+    attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
+    target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
+    extra_disadvantage, sneak_dice, other_bonus, null
+  );
+  weapon = _setup[0];
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
+  const _natural_layers = advantage - disadvantage;
+  const _not_guessed_wrong = !guessed_wrong;
+  const _target_armor_class = target.armor_class;
+  const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+  const _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
+  const _sneak_dice_gt_0 = sneak_dice > 0;
+  const _damage = weapon.damage_type.given ? damage_mod : 0;
+  const _weapon_damage_type_id = weapon.damage_type.id;
+  const _attacker_hidden = attacker.hidden;
+  const _out7 = !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee";
+  const _out8 = offhand ? "bonus" : "standard";
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let natural, total, hit, crit, weapon_damage, _extra_damage_dice, extra_damage, damage;
+    natural = _rt_d20_natural(dice, _natural_layers);
     total = natural + attack_bonus;
-    hit = !guessed_wrong && total >= target.armor_class;
-    crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+    hit = _not_guessed_wrong && total >= _target_armor_class;
+    crit = hit && natural >= _crit;
     if (hit) {
-      _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
       weapon_damage = _weapon_damage_dice !== null ? _rt_damage_total(dice, _weapon_damage_dice.terms, crit) + _weapon_damage_dice.flat : 0;
     }
     else {
       weapon_damage = 0;
     }
-    if (hit && sneak_dice > 0) {
+    if (_sneak_dice_gt_0 && hit) {
       _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
       extra_damage = _extra_damage_dice !== null ? _rt_damage_total(dice, _extra_damage_dice.terms, crit) + _extra_damage_dice.flat : 0;
     }
     else {
       extra_damage = 0;
     }
-    damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
-    return [
-      hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
-      !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
-      offhand ? "bonus" : "standard"
-    ];
+    damage = hit ? Math.max(0, weapon_damage + extra_damage + _damage) : 0;
+    return [hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8];
   }
+}
 
-  // 武器攻击: the outcome only (the fields of ATTACK_FIELDS), no trace.
-  function attack_fast(attacker, target, weapon, options) {
-    if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(
-      options,
-      [
-        "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
-        "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
-        "extra_disadvantage", "sneak_dice", "other_bonus", "dice"
-      ]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let proficient = options.proficient === undefined ? true : options.proficient;
-    let thrown = options.thrown === undefined ? false : options.thrown;
-    let two_handed = options.two_handed === undefined ? false : options.two_handed;
-    let offhand = options.offhand === undefined ? false : options.offhand;
-    let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
-    let willing = options.willing === undefined ? false : options.willing;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
-    let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _attack_setup(
-      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
-      target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
-      extra_disadvantage, sneak_dice, other_bonus, null
-    );
-    weapon = _setup[0];
-    const ranged = _setup[1];
-    const advantage = _setup[2];
-    const disadvantage = _setup[3];
-    const attack_bonus = _setup[4];
-    const damage_mod = _setup[5];
-    const dice = _rt_dice_source(options.dice);
-    return _attack_roll(
-      dice, weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, offhand,
-      guessed_wrong, hostile_nearby, sneak_dice
-    );
-  }
-
-  // 武器攻击: the setup once; the function returned rolls and returns the outcome array.
-  function attack_prepare(attacker, target, weapon, options) {
-    if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(
-      options,
-      [
-        "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
-        "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
-        "extra_disadvantage", "sneak_dice", "other_bonus"
-      ]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let proficient = options.proficient === undefined ? true : options.proficient;
-    let thrown = options.thrown === undefined ? false : options.thrown;
-    let two_handed = options.two_handed === undefined ? false : options.two_handed;
-    let offhand = options.offhand === undefined ? false : options.offhand;
-    let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
-    let willing = options.willing === undefined ? false : options.willing;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
-    let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _attack_setup(
-      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
-      target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
-      extra_disadvantage, sneak_dice, other_bonus, null
-    );
-    weapon = _setup[0];
-    const ranged = _setup[1];
-    const advantage = _setup[2];
-    const disadvantage = _setup[3];
-    const attack_bonus = _setup[4];
-    const damage_mod = _setup[5];
+// 武器攻击: the exact distribution of the fields of ATTACK_FIELDS.
+function attack_odds(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
+  options = _rt_options(
+    options,
+    [
+      "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
+      "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
+      "extra_disadvantage", "sneak_dice", "other_bonus"
+    ]
+  );
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let proficient = options.proficient === undefined ? true : options.proficient;
+  let thrown = options.thrown === undefined ? false : options.thrown;
+  let two_handed = options.two_handed === undefined ? false : options.two_handed;
+  let offhand = options.offhand === undefined ? false : options.offhand;
+  let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
+  let willing = options.willing === undefined ? false : options.willing;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
+  let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _setup = _attack_setup(
+    attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
+    target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
+    extra_disadvantage, sneak_dice, other_bonus, null
+  );
+  weapon = _setup[0];
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
+  const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  {
     const _natural_layers = advantage - disadvantage;
     const _not_guessed_wrong = !guessed_wrong;
     const _target_armor_class = target.armor_class;
@@ -4168,264 +4247,268 @@
     const _attacker_hidden = attacker.hidden;
     const _out7 = !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee";
     const _out8 = offhand ? "bonus" : "standard";
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let natural, total, hit, crit, weapon_damage, _extra_damage_dice, extra_damage, damage;
-      natural = _rt_d20_natural(dice, _natural_layers);
-      total = natural + attack_bonus;
-      hit = _not_guessed_wrong && total >= _target_armor_class;
-      crit = hit && natural >= _crit;
-      if (hit) {
-        weapon_damage = _weapon_damage_dice !== null ? _rt_damage_total(dice, _weapon_damage_dice.terms, crit) + _weapon_damage_dice.flat : 0;
-      }
-      else {
-        weapon_damage = 0;
-      }
-      if (_sneak_dice_gt_0 && hit) {
-        _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
-        extra_damage = _extra_damage_dice !== null ? _rt_damage_total(dice, _extra_damage_dice.terms, crit) + _extra_damage_dice.flat : 0;
-      }
-      else {
-        extra_damage = 0;
-      }
-      damage = hit ? Math.max(0, weapon_damage + extra_damage + _damage) : 0;
-      return [hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8];
-    }
-  }
-
-  // 武器攻击: the exact distribution of the fields of ATTACK_FIELDS.
-  function attack_odds(attacker, target, weapon, options) {
-    if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(
-      options,
-      [
-        "distance", "proficient", "thrown", "two_handed", "offhand", "light_attack_made", "willing", "target_unseen",
-        "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "flank_position", "extra_advantage",
-        "extra_disadvantage", "sneak_dice", "other_bonus"
-      ]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let proficient = options.proficient === undefined ? true : options.proficient;
-    let thrown = options.thrown === undefined ? false : options.thrown;
-    let two_handed = options.two_handed === undefined ? false : options.two_handed;
-    let offhand = options.offhand === undefined ? false : options.offhand;
-    let light_attack_made = options.light_attack_made === undefined ? false : options.light_attack_made;
-    let willing = options.willing === undefined ? false : options.willing;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let guessed_wrong = options.guessed_wrong === undefined ? false : options.guessed_wrong;
-    let attacker_unseen = options.attacker_unseen === undefined ? false : options.attacker_unseen;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _attack_setup(
-      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, light_attack_made, willing,
-      target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
-      extra_disadvantage, sneak_dice, other_bonus, null
-    );
-    weapon = _setup[0];
-    const ranged = _setup[1];
-    const advantage = _setup[2];
-    const disadvantage = _setup[3];
-    const attack_bonus = _setup[4];
-    const damage_mod = _setup[5];
-    const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    {
-      const _natural_layers = advantage - disadvantage;
-      const _not_guessed_wrong = !guessed_wrong;
-      const _target_armor_class = target.armor_class;
-      const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-      const _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
-      const _sneak_dice_gt_0 = sneak_dice > 0;
-      const _damage = weapon.damage_type.given ? damage_mod : 0;
-      const _weapon_damage_type_id = weapon.damage_type.id;
-      const _attacker_hidden = attacker.hidden;
-      const _out7 = !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee";
-      const _out8 = offhand ? "bonus" : "standard";
-      if (!_sneak_dice_gt_0) {
-        let natural, total, hit, crit, weapon_damage, damage;
-        for (const _natural_item of _odds.each(_rt_d20_distribution(_natural_layers))) {
-          natural = _natural_item[0];
-          const _natural_p = _p * _natural_item[1];
-          total = natural + attack_bonus;
-          hit = _not_guessed_wrong && total >= _target_armor_class;
-          crit = hit && natural >= _crit;
-          for (const _weapon_damage_item of _odds.each(
-            (hit)
-            && _weapon_damage_dice !== null ? _rt_dice_items(
-              _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
-            ) : _rt_ZERO_ITEMS
-          )) {
-            weapon_damage = _weapon_damage_item[0];
-            const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
-            damage = hit ? Math.max(0, weapon_damage + _damage) : 0;
-            _odds.put(
-              [hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8],
-              _weapon_damage_p
-            );
-          }
-        }
-        return _odds.build();
-      }
-    }
-    let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
-    for (const _natural_item of _odds.each(_rt_d20_distribution(advantage - disadvantage))) {
-      natural = _natural_item[0];
-      const _natural_p = _p * _natural_item[1];
-      total = natural + attack_bonus;
-      hit = !guessed_wrong && total >= target.armor_class;
-      crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-      _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
-      for (const _weapon_damage_item of _odds.each(
-        (hit)
-        && _weapon_damage_dice !== null ? _rt_dice_items(
-          _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
-        ) : _rt_ZERO_ITEMS
-      )) {
-        weapon_damage = _weapon_damage_item[0];
-        const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
-        _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
-        for (const _extra_damage_item of _odds.each(
-          (hit && sneak_dice > 0)
-          && _extra_damage_dice !== null ? _rt_dice_items(
-            _extra_damage_dice.terms, _extra_damage_dice.flat, crit
+    if (!_sneak_dice_gt_0) {
+      let natural, total, hit, crit, weapon_damage, damage;
+      for (const _natural_item of _odds.each(_rt_d20_distribution(_natural_layers))) {
+        natural = _natural_item[0];
+        const _natural_p = _p * _natural_item[1];
+        total = natural + attack_bonus;
+        hit = _not_guessed_wrong && total >= _target_armor_class;
+        crit = hit && natural >= _crit;
+        for (const _weapon_damage_item of _odds.each(
+          (hit)
+          && _weapon_damage_dice !== null ? _rt_dice_items(
+            _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
           ) : _rt_ZERO_ITEMS
         )) {
-          extra_damage = _extra_damage_item[0];
-          const _extra_damage_p = _weapon_damage_p * _extra_damage_item[1];
-          damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
+          weapon_damage = _weapon_damage_item[0];
+          const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
+          damage = hit ? Math.max(0, weapon_damage + _damage) : 0;
           _odds.put(
-            [
-              hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
-              !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
-              offhand ? "bonus" : "standard"
-            ],
-            _extra_damage_p
+            [hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8],
+            _weapon_damage_p
           );
         }
       }
+      return _odds.build();
     }
-    return _odds.build();
   }
-
-  function _spell_attack_setup(
-    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
-    flanking, flank_position, extra_advantage, extra_disadvantage, _trace
-  ) {
-    if (!(
-      attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count
-      && dice_count <= 40 && Number.isInteger(dice_sides) && 2 <= dice_sides && dice_sides <= 100
-      && Number.isInteger(spell_range) && 0 <= spell_range && spell_range <= 100000 && Number.isInteger(distance)
-      && 0 <= distance && distance <= 100000 && typeof melee === 'boolean' && typeof hostile_nearby === 'boolean'
-      && typeof target_unseen === 'boolean' && typeof caster_unseen === 'boolean' && typeof flanking === 'boolean'
-      && typeof flank_position === 'boolean' && Number.isInteger(extra_advantage) && 0 <= extra_advantage
-      && extra_advantage <= 10 && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage
-      && extra_disadvantage <= 10
-    )) {
-      _rt_check_inputs([
-        ['type', "施法者", attacker, Combatant], ['type', "目标", target, Combatant],
-        ['int', "伤害骰数", dice_count, 0, 40], ['int', "伤害骰面数", dice_sides, 2, 100],
-        ['int', "射程", spell_range, 0, 100000], ['int', "距离", distance, 0, 100000], ['bool', "近战法术攻击", melee],
-        ['bool', "身边有敌", hostile_nearby], ['bool', "看不见目标", target_unseen],
-        ['bool', "目标看不见施法者", caster_unseen], ['bool', "夹击", flanking], ['bool', "处于夹击位置", flank_position],
-        ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10]
-      ]);
-    }
-    let reach, range_limit, mod, flanks;
-    reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
-    if (!(!melee || distance <= reach)) {
-      throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
-    }
-    range_limit = melee ? reach : spell_range;
-    if (!(distance <= range_limit)) {
-      throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
-    }
-    mod = Math.floor((attacker.spell_ability - 10) / 2);
-    flanks = flanking || flank_position && target.flankers >= 2;
-    return [mod, flanks];
-  }
-
-  const SPELL_ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "total", "revealed"]);
-  // The result of spell_attack (法术攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class SpellAttackResult extends Result {}
-  SpellAttackResult.PROCEDURE = "spell_attack";
-  SpellAttackResult.FIELDS = SPELL_ATTACK_FIELDS;
-
-  // 法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08、D20-10）
-  function spell_attack(attacker, target, dice_count, dice_sides, options) {
-    options = _rt_options(
-      options,
-      [
-        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "flank_position", "extra_advantage", "extra_disadvantage", "dice"
-      ]
-    );
-    let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let melee = options.melee === undefined ? false : options.melee;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const _trace = [];
-    const [mod, flanks] = _spell_attack_setup(
-      attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _natural_roll, natural, total, hit, crit, _spell_damage_dice, _spell_damage_roll, spell_damage;
-    _natural_roll = _rt_roll_d20(
-      _source,
-      (
-        caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
-      ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
-    );
-    _rolls.push(_natural_roll);
-    natural = _natural_roll.natural;
-    _trace.push(new TraceStep(
-      "d20", _rt_d20_sentence("法术攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
-    ));
-    total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
-    hit = total >= target.armor_class;
+  let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
+  for (const _natural_item of _odds.each(_rt_d20_distribution(advantage - disadvantage))) {
+    natural = _natural_item[0];
+    const _natural_p = _p * _natural_item[1];
+    total = natural + attack_bonus;
+    hit = !guessed_wrong && total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-    _spell_damage_dice = hit ? _rt_make_dice(dice_count, dice_sides) : null;
-    if (_spell_damage_dice !== null) {
-      _spell_damage_roll = _rt_roll_damage(_source, _spell_damage_dice.terms, crit);
-      _rolls.push(_spell_damage_roll);
-      spell_damage = _spell_damage_roll.total + _spell_damage_dice.flat;
-      _trace.push(new TraceStep(
-        "roll", _rt_damage_sentence("法术伤害骰", _spell_damage_roll, _spell_damage_dice.flat),
-        [["faces", _spell_damage_roll.faces], ["spell_damage", spell_damage]]
-      ));
+    _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
+    for (const _weapon_damage_item of _odds.each(
+      (hit)
+      && _weapon_damage_dice !== null ? _rt_dice_items(
+        _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
+      ) : _rt_ZERO_ITEMS
+    )) {
+      weapon_damage = _weapon_damage_item[0];
+      const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
+      _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
+      for (const _extra_damage_item of _odds.each(
+        (hit && sneak_dice > 0)
+        && _extra_damage_dice !== null ? _rt_dice_items(
+          _extra_damage_dice.terms, _extra_damage_dice.flat, crit
+        ) : _rt_ZERO_ITEMS
+      )) {
+        extra_damage = _extra_damage_item[0];
+        const _extra_damage_p = _weapon_damage_p * _extra_damage_item[1];
+        damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
+        _odds.put(
+          [
+            hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
+            !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
+            offhand ? "bonus" : "standard"
+          ],
+          _extra_damage_p
+        );
+      }
     }
-    else {
-      spell_damage = 0;
-    }
-    return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total, attacker.hidden], _rolls, _trace);
   }
+  return _odds.build();
+}
 
-  function _spell_attack_roll(
+function _spell_attack_setup(
+  attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
+  flanking, flank_position, extra_advantage, extra_disadvantage, _trace
+) {
+  if (!(
+    attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count
+    && dice_count <= 40 && Number.isInteger(dice_sides) && 2 <= dice_sides && dice_sides <= 100
+    && Number.isInteger(spell_range) && 0 <= spell_range && spell_range <= 100000 && Number.isInteger(distance)
+    && 0 <= distance && distance <= 100000 && typeof melee === 'boolean' && typeof hostile_nearby === 'boolean'
+    && typeof target_unseen === 'boolean' && typeof caster_unseen === 'boolean' && typeof flanking === 'boolean'
+    && typeof flank_position === 'boolean' && Number.isInteger(extra_advantage) && 0 <= extra_advantage
+    && extra_advantage <= 10 && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage
+    && extra_disadvantage <= 10
+  )) {
+    _rt_check_inputs([
+      ['type', "施法者", attacker, Combatant], ['type', "目标", target, Combatant],
+      ['int', "伤害骰数", dice_count, 0, 40], ['int', "伤害骰面数", dice_sides, 2, 100],
+      ['int', "射程", spell_range, 0, 100000], ['int', "距离", distance, 0, 100000], ['bool', "近战法术攻击", melee],
+      ['bool', "身边有敌", hostile_nearby], ['bool', "看不见目标", target_unseen],
+      ['bool', "目标看不见施法者", caster_unseen], ['bool', "夹击", flanking], ['bool', "处于夹击位置", flank_position],
+      ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10]
+    ]);
+  }
+  let reach, range_limit, mod, flanks;
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
+  if (!(!melee || distance <= reach)) {
+    throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
+  }
+  range_limit = melee ? reach : spell_range;
+  if (!(distance <= range_limit)) {
+    throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
+  }
+  mod = Math.floor((attacker.spell_ability - 10) / 2);
+  flanks = flanking || flank_position && target.flankers >= 2;
+  return [mod, flanks];
+}
+
+const SPELL_ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "total", "revealed"]);
+// The result of spell_attack (法术攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class SpellAttackResult extends Result {}
+SpellAttackResult.PROCEDURE = "spell_attack";
+SpellAttackResult.FIELDS = SPELL_ATTACK_FIELDS;
+
+// 法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08、D20-10）
+function spell_attack(attacker, target, dice_count, dice_sides, options) {
+  options = _rt_options(
+    options,
+    [
+      "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+      "flank_position", "extra_advantage", "extra_disadvantage", "dice"
+    ]
+  );
+  let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let melee = options.melee === undefined ? false : options.melee;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  const _trace = [];
+  const [mod, flanks] = _spell_attack_setup(
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, _trace
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _natural_roll, natural, total, hit, crit, _spell_damage_dice, _spell_damage_roll, spell_damage;
+  _natural_roll = _rt_roll_d20(
+    _source,
+    (
+      caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
+  );
+  _rolls.push(_natural_roll);
+  natural = _natural_roll.natural;
+  _trace.push(new TraceStep(
+    "d20", _rt_d20_sentence("法术攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
+  ));
+  total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
+  hit = total >= target.armor_class;
+  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+  _spell_damage_dice = hit ? _rt_make_dice(dice_count, dice_sides) : null;
+  if (_spell_damage_dice !== null) {
+    _spell_damage_roll = _rt_roll_damage(_source, _spell_damage_dice.terms, crit);
+    _rolls.push(_spell_damage_roll);
+    spell_damage = _spell_damage_roll.total + _spell_damage_dice.flat;
+    _trace.push(new TraceStep(
+      "roll", _rt_damage_sentence("法术伤害骰", _spell_damage_roll, _spell_damage_dice.flat),
+      [["faces", _spell_damage_roll.faces], ["spell_damage", spell_damage]]
+    ));
+  }
+  else {
+    spell_damage = 0;
+  }
+  return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total, attacker.hidden], _rolls, _trace);
+}
+
+function _spell_attack_roll(
+  dice, mod, flanks, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen,
+  extra_advantage, extra_disadvantage
+) {
+  let natural, total, hit, crit, _spell_damage_dice, spell_damage;
+  natural = _rt_d20_natural(
+    dice,
+    (
+      caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
+  );
+  total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
+  hit = total >= target.armor_class;
+  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+  if (hit) {
+    _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
+    spell_damage = _spell_damage_dice !== null ? _rt_damage_total(dice, _spell_damage_dice.terms, crit) + _spell_damage_dice.flat : 0;
+  }
+  else {
+    spell_damage = 0;
+  }
+  return [hit, crit, spell_damage, total, attacker.hidden];
+}
+
+// 法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace.
+function spell_attack_fast(attacker, target, dice_count, dice_sides, options) {
+  options = _rt_options(
+    options,
+    [
+      "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+      "flank_position", "extra_advantage", "extra_disadvantage", "dice"
+    ]
+  );
+  let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let melee = options.melee === undefined ? false : options.melee;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  const [mod, flanks] = _spell_attack_setup(
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _spell_attack_roll(
     dice, mod, flanks, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen,
     extra_advantage, extra_disadvantage
-  ) {
+  );
+}
+
+// 法术攻击: the setup once; the function returned rolls and returns the outcome array.
+function spell_attack_prepare(attacker, target, dice_count, dice_sides, options) {
+  options = _rt_options(
+    options,
+    [
+      "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+      "flank_position", "extra_advantage", "extra_disadvantage"
+    ]
+  );
+  let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let melee = options.melee === undefined ? false : options.melee;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  const [mod, flanks] = _spell_attack_setup(
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
+  );
+  const _natural_layers = (
+    caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+  ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage);
+  const _natural = (caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage;
+  const _natural_2 = (
+    hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0
+  ) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
+  const _attacker_proficiency = attacker.proficiency;
+  const _total = flanks && melee ? _R_FLANKING_BONUS : 0;
+  const _target_armor_class = target.armor_class;
+  const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+  const _attacker_hidden = attacker.hidden;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
-    natural = _rt_d20_natural(
-      dice,
-      (
-        caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
-      ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
-    );
-    total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
-    hit = total >= target.armor_class;
-    crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+    natural = _rt_d20_natural(dice, _natural_layers);
+    total = natural + mod + _attacker_proficiency + _total;
+    hit = total >= _target_armor_class;
+    crit = hit && natural >= _crit;
     if (hit) {
       _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
       spell_damage = _spell_damage_dice !== null ? _rt_damage_total(dice, _spell_damage_dice.terms, crit) + _spell_damage_dice.flat : 0;
@@ -4433,327 +4516,288 @@
     else {
       spell_damage = 0;
     }
-    return [hit, crit, spell_damage, total, attacker.hidden];
+    return [hit, crit, spell_damage, total, _attacker_hidden];
   }
+}
 
-  // 法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace.
-  function spell_attack_fast(attacker, target, dice_count, dice_sides, options) {
-    options = _rt_options(
-      options,
-      [
-        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "flank_position", "extra_advantage", "extra_disadvantage", "dice"
-      ]
-    );
-    let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let melee = options.melee === undefined ? false : options.melee;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod, flanks] = _spell_attack_setup(
-      attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _spell_attack_roll(
-      dice, mod, flanks, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen,
-      extra_advantage, extra_disadvantage
-    );
-  }
-
-  // 法术攻击: the setup once; the function returned rolls and returns the outcome array.
-  function spell_attack_prepare(attacker, target, dice_count, dice_sides, options) {
-    options = _rt_options(
-      options,
-      [
-        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "flank_position", "extra_advantage", "extra_disadvantage"
-      ]
-    );
-    let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let melee = options.melee === undefined ? false : options.melee;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod, flanks] = _spell_attack_setup(
-      attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
-    );
-    const _natural_layers = (
-      caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
-    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage);
-    const _natural = (caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage;
-    const _natural_2 = (
-      hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0
-    ) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
-    const _attacker_proficiency = attacker.proficiency;
-    const _total = flanks && melee ? _R_FLANKING_BONUS : 0;
-    const _target_armor_class = target.armor_class;
-    const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-    const _attacker_hidden = attacker.hidden;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let natural, total, hit, crit, _spell_damage_dice, spell_damage;
-      natural = _rt_d20_natural(dice, _natural_layers);
-      total = natural + mod + _attacker_proficiency + _total;
-      hit = total >= _target_armor_class;
-      crit = hit && natural >= _crit;
-      if (hit) {
-        _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
-        spell_damage = _spell_damage_dice !== null ? _rt_damage_total(dice, _spell_damage_dice.terms, crit) + _spell_damage_dice.flat : 0;
-      }
-      else {
-        spell_damage = 0;
-      }
-      return [hit, crit, spell_damage, total, _attacker_hidden];
-    }
-  }
-
-  // 法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS.
-  function spell_attack_odds(attacker, target, dice_count, dice_sides, options) {
-    options = _rt_options(
-      options,
-      [
-        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "flank_position", "extra_advantage", "extra_disadvantage"
-      ]
-    );
-    let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let melee = options.melee === undefined ? false : options.melee;
-    let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
-    let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
-    let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
-    let flanking = options.flanking === undefined ? false : options.flanking;
-    let flank_position = options.flank_position === undefined ? false : options.flank_position;
-    let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
-    let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod, flanks] = _spell_attack_setup(
-      attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
-    );
-    const _odds = new OddsBuilder(SPELL_ATTACK_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    let natural, total, hit, crit, _spell_damage_dice, spell_damage;
-    for (const _natural_item of _odds.each(_rt_d20_distribution((
-      caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
-    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)))) {
-      natural = _natural_item[0];
-      const _natural_p = _p * _natural_item[1];
-      total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
-      hit = total >= target.armor_class;
-      crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-      _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
-      for (const _spell_damage_item of _odds.each(
-        (hit)
-        && _spell_damage_dice !== null ? _rt_dice_items(
-          _spell_damage_dice.terms, _spell_damage_dice.flat, crit
-        ) : _rt_ZERO_ITEMS
-      )) {
-        spell_damage = _spell_damage_item[0];
-        const _spell_damage_p = _natural_p * _spell_damage_item[1];
-        _odds.put([hit, crit, spell_damage, total, attacker.hidden], _spell_damage_p);
-      }
-    }
-    return _odds.build();
-  }
-
-  function _charm_setup(charmer, creature, _trace) {
-    if (!(charmer instanceof Combatant && creature instanceof Combatant)) {
-      _rt_check_inputs([['type', "魅惑者", charmer, Combatant], ['type', "被魅惑者", creature, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "被魅惑者受魅惑者魅惑", []));
-  }
-
-  const CHARM_FIELDS = Object.freeze(["charmed"]);
-  // The result of charm (魅惑): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class CharmResult extends Result {}
-  CharmResult.PROCEDURE = "charm";
-  CharmResult.FIELDS = CHARM_FIELDS;
-
-  // 魅惑（D20-06、D20-13）
-  function charm(charmer, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _charm_setup(charmer, creature, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(CharmResult, [true], [], _trace);
-  }
-
-  // 魅惑: the outcome only (the fields of CHARM_FIELDS), no trace.
-  function charm_fast(charmer, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    _charm_setup(charmer, creature, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 魅惑: the setup once; the function returned rolls and returns the outcome array.
-  function charm_prepare(charmer, creature) {
-    _charm_setup(charmer, creature, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 魅惑: the exact distribution of the fields of CHARM_FIELDS.
-  function charm_odds(charmer, creature) {
-    _charm_setup(charmer, creature, null);
-    const _odds = new OddsBuilder(CHARM_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _end_charm_setup(charmer, creature, _trace) {
-    if (!(charmer instanceof Combatant && creature instanceof Combatant)) {
-      _rt_check_inputs([['type', "魅惑者", charmer, Combatant], ['type', "被魅惑者", creature, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "魅惑结束", []));
-  }
-
-  const END_CHARM_FIELDS = Object.freeze(["ended"]);
-  // The result of end_charm (魅惑结束): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class EndCharmResult extends Result {}
-  EndCharmResult.PROCEDURE = "end_charm";
-  EndCharmResult.FIELDS = END_CHARM_FIELDS;
-
-  // 魅惑结束（D20-06）
-  function end_charm(charmer, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _end_charm_setup(charmer, creature, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(EndCharmResult, [true], [], _trace);
-  }
-
-  // 魅惑结束: the outcome only (the fields of END_CHARM_FIELDS), no trace.
-  function end_charm_fast(charmer, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    _end_charm_setup(charmer, creature, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 魅惑结束: the setup once; the function returned rolls and returns the outcome array.
-  function end_charm_prepare(charmer, creature) {
-    _end_charm_setup(charmer, creature, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 魅惑结束: the exact distribution of the fields of END_CHARM_FIELDS.
-  function end_charm_odds(charmer, creature) {
-    _end_charm_setup(charmer, creature, null);
-    const _odds = new OddsBuilder(END_CHARM_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, _trace) {
-    target_skill = target_skill instanceof ContestSkill ? target_skill : get_contest_skill(target_skill);
-    if (!(
-      attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(distance) && 0 <= distance
-      && distance <= 1000 && typeof free_hand === 'boolean' && typeof resists === 'boolean'
-      && target_skill.not_specified === null
+// 法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS.
+function spell_attack_odds(attacker, target, dice_count, dice_sides, options) {
+  options = _rt_options(
+    options,
+    [
+      "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+      "flank_position", "extra_advantage", "extra_disadvantage"
+    ]
+  );
+  let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let melee = options.melee === undefined ? false : options.melee;
+  let hostile_nearby = options.hostile_nearby === undefined ? false : options.hostile_nearby;
+  let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
+  let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
+  let flanking = options.flanking === undefined ? false : options.flanking;
+  let flank_position = options.flank_position === undefined ? false : options.flank_position;
+  let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
+  let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
+  const [mod, flanks] = _spell_attack_setup(
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
+  );
+  const _odds = new OddsBuilder(SPELL_ATTACK_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  let natural, total, hit, crit, _spell_damage_dice, spell_damage;
+  for (const _natural_item of _odds.each(_rt_d20_distribution((
+    caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+  ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)))) {
+    natural = _natural_item[0];
+    const _natural_p = _p * _natural_item[1];
+    total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
+    hit = total >= target.armor_class;
+    crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+    _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
+    for (const _spell_damage_item of _odds.each(
+      (hit)
+      && _spell_damage_dice !== null ? _rt_dice_items(
+        _spell_damage_dice.terms, _spell_damage_dice.flat, crit
+      ) : _rt_ZERO_ITEMS
     )) {
-      _rt_check_inputs([
-        ['type', "擒抱者", attacker, Combatant], ['type', "目标", target, Combatant], ['int', "距离", distance, 0, 1000],
-        ['bool', "有空手", free_hand], ['bool', "目标抵抗", resists], ['entry', "目标技能", target_skill]
-      ]);
+      spell_damage = _spell_damage_item[0];
+      const _spell_damage_p = _natural_p * _spell_damage_item[1];
+      _odds.put([hit, crit, spell_damage, total, attacker.hidden], _spell_damage_p);
     }
-    let reach, attack_mod, athletics_mod, acrobatics_mod, defend_mod, helpless;
-    if (!(!target.intangible)) {
-      throw new IntangibleTarget("你不能对一个气态的、或是虚化的目标进行擒抱或推撞");
-    }
-    if (!(target.size <= attacker.size + 1)) {
-      throw new TooLarge("目标的体型不能比你大超过一级");
-    }
-    if (!(free_hand)) {
-      throw new NoFreeHand("你至少要腾出一只空手");
-    }
-    reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
-    if (!(distance <= reach)) {
-      throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
-    }
-    attack_mod = Math.floor((attacker.strength - 10) / 2) + (attacker.athletics ? attacker.proficiency : 0);
-    athletics_mod = Math.floor((target.strength - 10) / 2) + (target.athletics ? target.proficiency : 0);
-    acrobatics_mod = Math.floor((target.dexterity - 10) / 2) + (target.acrobatics ? target.proficiency : 0);
-    defend_mod = target_skill.id === "athletics" ? athletics_mod : target_skill.id === "acrobatics" ? acrobatics_mod : Math.max(athletics_mod, acrobatics_mod);
-    helpless = target.incapacitated || !resists;
-    return [attack_mod, defend_mod, helpless];
   }
+  return _odds.build();
+}
 
-  const GRAPPLE_FIELDS = Object.freeze(["success", "attack_total", "defend_total", "retry_this_turn", "failed"]);
-  // The result of grapple (擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class GrappleResult extends Result {}
-  GrappleResult.PROCEDURE = "grapple";
-  GrappleResult.FIELDS = GRAPPLE_FIELDS;
+function _charm_setup(charmer, creature, _trace) {
+  if (!(charmer instanceof Combatant && creature instanceof Combatant)) {
+    _rt_check_inputs([['type', "魅惑者", charmer, Combatant], ['type', "被魅惑者", creature, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "被魅惑者受魅惑者魅惑", []));
+}
 
-  // 擒抱（D20-15、D20-16、D20-10）
-  function grapple(attacker, target, options) {
-    options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill", "dice"]);
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let resists = options.resists === undefined ? true : options.resists;
-    let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
-    const _trace = [];
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(
-      attacker, target, distance, free_hand, resists, target_skill, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success;
-    _attack_roll_roll = _rt_roll_d20(_source, Math.max(0, attacker.size - target.size));
-    _rolls.push(_attack_roll_roll);
-    attack_roll = _attack_roll_roll.natural;
+const CHARM_FIELDS = Object.freeze(["charmed"]);
+// The result of charm (魅惑): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class CharmResult extends Result {}
+CharmResult.PROCEDURE = "charm";
+CharmResult.FIELDS = CHARM_FIELDS;
+
+// 魅惑（D20-06、D20-13）
+function charm(charmer, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _charm_setup(charmer, creature, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(CharmResult, [true], [], _trace);
+}
+
+// 魅惑: the outcome only (the fields of CHARM_FIELDS), no trace.
+function charm_fast(charmer, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  _charm_setup(charmer, creature, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 魅惑: the setup once; the function returned rolls and returns the outcome array.
+function charm_prepare(charmer, creature) {
+  _charm_setup(charmer, creature, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 魅惑: the exact distribution of the fields of CHARM_FIELDS.
+function charm_odds(charmer, creature) {
+  _charm_setup(charmer, creature, null);
+  const _odds = new OddsBuilder(CHARM_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _end_charm_setup(charmer, creature, _trace) {
+  if (!(charmer instanceof Combatant && creature instanceof Combatant)) {
+    _rt_check_inputs([['type', "魅惑者", charmer, Combatant], ['type', "被魅惑者", creature, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "魅惑结束", []));
+}
+
+const END_CHARM_FIELDS = Object.freeze(["ended"]);
+// The result of end_charm (魅惑结束): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class EndCharmResult extends Result {}
+EndCharmResult.PROCEDURE = "end_charm";
+EndCharmResult.FIELDS = END_CHARM_FIELDS;
+
+// 魅惑结束（D20-06）
+function end_charm(charmer, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _end_charm_setup(charmer, creature, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(EndCharmResult, [true], [], _trace);
+}
+
+// 魅惑结束: the outcome only (the fields of END_CHARM_FIELDS), no trace.
+function end_charm_fast(charmer, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  _end_charm_setup(charmer, creature, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 魅惑结束: the setup once; the function returned rolls and returns the outcome array.
+function end_charm_prepare(charmer, creature) {
+  _end_charm_setup(charmer, creature, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 魅惑结束: the exact distribution of the fields of END_CHARM_FIELDS.
+function end_charm_odds(charmer, creature) {
+  _end_charm_setup(charmer, creature, null);
+  const _odds = new OddsBuilder(END_CHARM_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, _trace) {
+  target_skill = target_skill instanceof ContestSkill ? target_skill : get_contest_skill(target_skill);
+  if (!(
+    attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(distance) && 0 <= distance
+    && distance <= 1000 && typeof free_hand === 'boolean' && typeof resists === 'boolean'
+    && target_skill.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['type', "擒抱者", attacker, Combatant], ['type', "目标", target, Combatant], ['int', "距离", distance, 0, 1000],
+      ['bool', "有空手", free_hand], ['bool', "目标抵抗", resists], ['entry', "目标技能", target_skill]
+    ]);
+  }
+  let reach, attack_mod, athletics_mod, acrobatics_mod, defend_mod, helpless;
+  if (!(!target.intangible)) {
+    throw new IntangibleTarget("你不能对一个气态的、或是虚化的目标进行擒抱或推撞");
+  }
+  if (!(target.size <= attacker.size + 1)) {
+    throw new TooLarge("目标的体型不能比你大超过一级");
+  }
+  if (!(free_hand)) {
+    throw new NoFreeHand("你至少要腾出一只空手");
+  }
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
+  if (!(distance <= reach)) {
+    throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
+  }
+  attack_mod = Math.floor((attacker.strength - 10) / 2) + (attacker.athletics ? attacker.proficiency : 0);
+  athletics_mod = Math.floor((target.strength - 10) / 2) + (target.athletics ? target.proficiency : 0);
+  acrobatics_mod = Math.floor((target.dexterity - 10) / 2) + (target.acrobatics ? target.proficiency : 0);
+  defend_mod = target_skill.id === "athletics" ? athletics_mod : target_skill.id === "acrobatics" ? acrobatics_mod : Math.max(athletics_mod, acrobatics_mod);
+  helpless = target.incapacitated || !resists;
+  return [attack_mod, defend_mod, helpless];
+}
+
+const GRAPPLE_FIELDS = Object.freeze(["success", "attack_total", "defend_total", "retry_this_turn", "failed"]);
+// The result of grapple (擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class GrappleResult extends Result {}
+GrappleResult.PROCEDURE = "grapple";
+GrappleResult.FIELDS = GRAPPLE_FIELDS;
+
+// 擒抱（D20-15、D20-16、D20-10）
+function grapple(attacker, target, options) {
+  options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill", "dice"]);
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let resists = options.resists === undefined ? true : options.resists;
+  let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
+  const _trace = [];
+  const [attack_mod, defend_mod, helpless] = _grapple_setup(
+    attacker, target, distance, free_hand, resists, target_skill, _trace
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success;
+  _attack_roll_roll = _rt_roll_d20(_source, Math.max(0, attacker.size - target.size));
+  _rolls.push(_attack_roll_roll);
+  attack_roll = _attack_roll_roll.natural;
+  _trace.push(new TraceStep(
+    "d20", _rt_d20_sentence("擒抱检定", _attack_roll_roll),
+    [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]
+  ));
+  if (!helpless) {
+    _defend_roll_roll = _rt_roll_d20(_source, Math.max(0, target.size - attacker.size));
+    _rolls.push(_defend_roll_roll);
+    defend_roll = _defend_roll_roll.natural;
     _trace.push(new TraceStep(
-      "d20", _rt_d20_sentence("擒抱检定", _attack_roll_roll),
-      [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]
+      "d20", _rt_d20_sentence("对抗检定", _defend_roll_roll),
+      [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]
     ));
-    if (!helpless) {
-      _defend_roll_roll = _rt_roll_d20(_source, Math.max(0, target.size - attacker.size));
-      _rolls.push(_defend_roll_roll);
-      defend_roll = _defend_roll_roll.natural;
-      _trace.push(new TraceStep(
-        "d20", _rt_d20_sentence("对抗检定", _defend_roll_roll),
-        [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]
-      ));
-    }
-    else {
-      defend_roll = 0;
-    }
-    attack_total = attack_roll + attack_mod;
-    defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
-    success = attack_total > defend_total;
-    if (success) {
-      _trace.push(new TraceStep(
-        "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：目标陷入擒抱状态", []
-      ));
-    }
-    if (!success) {
-      _trace.push(new TraceStep(
-        "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：失败，本回合不能再擒抱同一目标", []
-      ));
-    }
-    return _rt_result(GrappleResult, [success, attack_total, defend_total, success, !success], _rolls, _trace);
   }
+  else {
+    defend_roll = 0;
+  }
+  attack_total = attack_roll + attack_mod;
+  defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
+  success = attack_total > defend_total;
+  if (success) {
+    _trace.push(new TraceStep(
+      "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：目标陷入擒抱状态", []
+    ));
+  }
+  if (!success) {
+    _trace.push(new TraceStep(
+      "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：失败，本回合不能再擒抱同一目标", []
+    ));
+  }
+  return _rt_result(GrappleResult, [success, attack_total, defend_total, success, !success], _rolls, _trace);
+}
 
-  function _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target) {
+function _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target) {
+  let attack_roll, defend_roll, attack_total, defend_total, success;
+  attack_roll = _rt_d20_natural(dice, Math.max(0, attacker.size - target.size));
+  if (!helpless) {
+    defend_roll = _rt_d20_natural(dice, Math.max(0, target.size - attacker.size));
+  }
+  else {
+    defend_roll = 0;
+  }
+  attack_total = attack_roll + attack_mod;
+  defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
+  success = attack_total > defend_total;
+  return [success, attack_total, defend_total, success, !success];
+}
+
+// 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
+function grapple_fast(attacker, target, options) {
+  options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill", "dice"]);
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let resists = options.resists === undefined ? true : options.resists;
+  let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
+  const [attack_mod, defend_mod, helpless] = _grapple_setup(
+    attacker, target, distance, free_hand, resists, target_skill, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target);
+}
+
+// 擒抱: the setup once; the function returned rolls and returns the outcome array.
+function grapple_prepare(attacker, target, options) {
+  options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill"]);
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let resists = options.resists === undefined ? true : options.resists;
+  let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
+  const [attack_mod, defend_mod, helpless] = _grapple_setup(
+    attacker, target, distance, free_hand, resists, target_skill, null
+  );
+  const _attack_roll_layers = Math.max(0, attacker.size - target.size);
+  const _defend_roll_layers = Math.max(0, target.size - attacker.size);
+  const _not_helpless = !helpless;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_roll, defend_roll, attack_total, defend_total, success;
-    attack_roll = _rt_d20_natural(dice, Math.max(0, attacker.size - target.size));
-    if (!helpless) {
-      defend_roll = _rt_d20_natural(dice, Math.max(0, target.size - attacker.size));
+    attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
+    if (_not_helpless) {
+      defend_roll = _rt_d20_natural(dice, _defend_roll_layers);
     }
     else {
       defend_roll = 0;
@@ -4763,339 +4807,355 @@
     success = attack_total > defend_total;
     return [success, attack_total, defend_total, success, !success];
   }
+}
 
-  // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
-  function grapple_fast(attacker, target, options) {
-    options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill", "dice"]);
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let resists = options.resists === undefined ? true : options.resists;
-    let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(
-      attacker, target, distance, free_hand, resists, target_skill, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target);
-  }
-
-  // 擒抱: the setup once; the function returned rolls and returns the outcome array.
-  function grapple_prepare(attacker, target, options) {
-    options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill"]);
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let resists = options.resists === undefined ? true : options.resists;
-    let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(
-      attacker, target, distance, free_hand, resists, target_skill, null
-    );
+// 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
+function grapple_odds(attacker, target, options) {
+  options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill"]);
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let resists = options.resists === undefined ? true : options.resists;
+  let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
+  const [attack_mod, defend_mod, helpless] = _grapple_setup(
+    attacker, target, distance, free_hand, resists, target_skill, null
+  );
+  const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  {
     const _attack_roll_layers = Math.max(0, attacker.size - target.size);
     const _defend_roll_layers = Math.max(0, target.size - attacker.size);
     const _not_helpless = !helpless;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let attack_roll, defend_roll, attack_total, defend_total, success;
-      attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
-      if (_not_helpless) {
-        defend_roll = _rt_d20_natural(dice, _defend_roll_layers);
+    if (!_not_helpless) {
+      let defend_total, attack_roll, attack_total, success;
+      defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : 0) + defend_mod;
+      for (const _attack_roll_item of _odds.each(_rt_d20_distribution(_attack_roll_layers))) {
+        attack_roll = _attack_roll_item[0];
+        const _attack_roll_p = _p * _attack_roll_item[1];
+        attack_total = attack_roll + attack_mod;
+        success = attack_total > defend_total;
+        _odds.put([success, attack_total, defend_total, success, !success], _attack_roll_p);
       }
-      else {
-        defend_roll = 0;
-      }
+      return _odds.build();
+    }
+  }
+  let attack_roll, defend_roll, attack_total, defend_total, success;
+  for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
+    attack_roll = _attack_roll_item[0];
+    const _attack_roll_p = _p * _attack_roll_item[1];
+    for (const _defend_roll_item of _odds.each(!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
+      defend_roll = _defend_roll_item[0];
+      const _defend_roll_p = _attack_roll_p * _defend_roll_item[1];
       attack_total = attack_roll + attack_mod;
       defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
       success = attack_total > defend_total;
-      return [success, attack_total, defend_total, success, !success];
+      _odds.put([success, attack_total, defend_total, success, !success], _defend_roll_p);
     }
   }
+  return _odds.build();
+}
 
-  // 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
-  function grapple_odds(attacker, target, options) {
-    options = _rt_options(options, ["distance", "free_hand", "resists", "target_skill"]);
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let resists = options.resists === undefined ? true : options.resists;
-    let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(
-      attacker, target, distance, free_hand, resists, target_skill, null
-    );
-    const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    {
-      const _attack_roll_layers = Math.max(0, attacker.size - target.size);
-      const _defend_roll_layers = Math.max(0, target.size - attacker.size);
-      const _not_helpless = !helpless;
-      if (!_not_helpless) {
-        let defend_total, attack_roll, attack_total, success;
-        defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : 0) + defend_mod;
-        for (const _attack_roll_item of _odds.each(_rt_d20_distribution(_attack_roll_layers))) {
-          attack_roll = _attack_roll_item[0];
-          const _attack_roll_p = _p * _attack_roll_item[1];
-          attack_total = attack_roll + attack_mod;
-          success = attack_total > defend_total;
-          _odds.put([success, attack_total, defend_total, success, !success], _attack_roll_p);
-        }
-        return _odds.build();
-      }
-    }
-    let attack_roll, defend_roll, attack_total, defend_total, success;
-    for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
-      attack_roll = _attack_roll_item[0];
-      const _attack_roll_p = _p * _attack_roll_item[1];
-      for (const _defend_roll_item of _odds.each(!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
-        defend_roll = _defend_roll_item[0];
-        const _defend_roll_p = _attack_roll_p * _defend_roll_item[1];
-        attack_total = attack_roll + attack_mod;
-        defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
-        success = attack_total > defend_total;
-        _odds.put([success, attack_total, defend_total, success, !success], _defend_roll_p);
-      }
-    }
-    return _odds.build();
+function _escape_grapple_setup(escaper, grappler, skill, _trace) {
+  skill = skill instanceof ContestSkill ? skill : get_contest_skill(skill);
+  if (!(escaper instanceof Combatant && grappler instanceof Combatant && skill.not_specified === null)) {
+    _rt_check_inputs([
+      ['type', "被擒抱者", escaper, Combatant], ['type', "擒抱者", grappler, Combatant], ['entry', "技能", skill]
+    ]);
   }
+  let athletics_mod, acrobatics_mod, escape_mod, hold_mod;
+  athletics_mod = Math.floor((escaper.strength - 10) / 2) + (escaper.athletics ? escaper.proficiency : 0);
+  acrobatics_mod = Math.floor((escaper.dexterity - 10) / 2) + (escaper.acrobatics ? escaper.proficiency : 0);
+  escape_mod = skill.id === "athletics" ? athletics_mod : skill.id === "acrobatics" ? acrobatics_mod : Math.max(athletics_mod, acrobatics_mod);
+  hold_mod = Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0);
+  return [escape_mod, hold_mod];
+}
 
-  function _escape_grapple_setup(escaper, grappler, skill, _trace) {
-    skill = skill instanceof ContestSkill ? skill : get_contest_skill(skill);
-    if (!(escaper instanceof Combatant && grappler instanceof Combatant && skill.not_specified === null)) {
-      _rt_check_inputs([
-        ['type', "被擒抱者", escaper, Combatant], ['type', "擒抱者", grappler, Combatant], ['entry', "技能", skill]
-      ]);
-    }
-    let athletics_mod, acrobatics_mod, escape_mod, hold_mod;
-    athletics_mod = Math.floor((escaper.strength - 10) / 2) + (escaper.athletics ? escaper.proficiency : 0);
-    acrobatics_mod = Math.floor((escaper.dexterity - 10) / 2) + (escaper.acrobatics ? escaper.proficiency : 0);
-    escape_mod = skill.id === "athletics" ? athletics_mod : skill.id === "acrobatics" ? acrobatics_mod : Math.max(athletics_mod, acrobatics_mod);
-    hold_mod = Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0);
-    return [escape_mod, hold_mod];
-  }
+const ESCAPE_GRAPPLE_FIELDS = Object.freeze(["success", "escape_total", "hold_total"]);
+// The result of escape_grapple (逃脱擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class EscapeGrappleResult extends Result {}
+EscapeGrappleResult.PROCEDURE = "escape_grapple";
+EscapeGrappleResult.FIELDS = ESCAPE_GRAPPLE_FIELDS;
 
-  const ESCAPE_GRAPPLE_FIELDS = Object.freeze(["success", "escape_total", "hold_total"]);
-  // The result of escape_grapple (逃脱擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class EscapeGrappleResult extends Result {}
-  EscapeGrappleResult.PROCEDURE = "escape_grapple";
-  EscapeGrappleResult.FIELDS = ESCAPE_GRAPPLE_FIELDS;
-
-  // 逃脱擒抱（D20-17）
-  function escape_grapple(escaper, grappler, skill, options) {
-    if (skill === undefined) skill = "best";
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _escape_roll_roll, escape_roll, _hold_roll_roll, hold_roll, escape_total, hold_total, success;
-    _escape_roll_roll = _rt_roll_d20(_source, 0);
-    _rolls.push(_escape_roll_roll);
-    escape_roll = _escape_roll_roll.natural;
+// 逃脱擒抱（D20-17）
+function escape_grapple(escaper, grappler, skill, options) {
+  if (skill === undefined) skill = "best";
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _escape_roll_roll, escape_roll, _hold_roll_roll, hold_roll, escape_total, hold_total, success;
+  _escape_roll_roll = _rt_roll_d20(_source, 0);
+  _rolls.push(_escape_roll_roll);
+  escape_roll = _escape_roll_roll.natural;
+  _trace.push(new TraceStep(
+    "d20", _rt_d20_sentence("逃脱检定", _escape_roll_roll),
+    [["faces", _escape_roll_roll.faces], ["escape_roll", escape_roll]]
+  ));
+  if (!grappler.incapacitated) {
+    _hold_roll_roll = _rt_roll_d20(_source, 0);
+    _rolls.push(_hold_roll_roll);
+    hold_roll = _hold_roll_roll.natural;
     _trace.push(new TraceStep(
-      "d20", _rt_d20_sentence("逃脱检定", _escape_roll_roll),
-      [["faces", _escape_roll_roll.faces], ["escape_roll", escape_roll]]
+      "d20", _rt_d20_sentence("擒抱者检定", _hold_roll_roll),
+      [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]
     ));
-    if (!grappler.incapacitated) {
-      _hold_roll_roll = _rt_roll_d20(_source, 0);
-      _rolls.push(_hold_roll_roll);
-      hold_roll = _hold_roll_roll.natural;
-      _trace.push(new TraceStep(
-        "d20", _rt_d20_sentence("擒抱者检定", _hold_roll_roll),
-        [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]
-      ));
-    }
-    else {
-      hold_roll = 0;
-    }
-    escape_total = escape_roll + escape_mod;
-    hold_total = (grappler.incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
-    success = grappler.incapacitated || escape_total > hold_total;
-    if (grappler.incapacitated) {
-      _trace.push(new TraceStep("note", "擒抱者陷入失能，擒抱自动终止", []));
-    }
-    return _rt_result(EscapeGrappleResult, [success, escape_total, hold_total], _rolls, _trace);
   }
+  else {
+    hold_roll = 0;
+  }
+  escape_total = escape_roll + escape_mod;
+  hold_total = (grappler.incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
+  success = grappler.incapacitated || escape_total > hold_total;
+  if (grappler.incapacitated) {
+    _trace.push(new TraceStep("note", "擒抱者陷入失能，擒抱自动终止", []));
+  }
+  return _rt_result(EscapeGrappleResult, [success, escape_total, hold_total], _rolls, _trace);
+}
 
-  function _escape_grapple_roll(dice, escape_mod, hold_mod, grappler) {
+function _escape_grapple_roll(dice, escape_mod, hold_mod, grappler) {
+  let escape_roll, hold_roll, escape_total, hold_total, success;
+  escape_roll = dice.die(20);
+  if (!grappler.incapacitated) {
+    hold_roll = dice.die(20);
+  }
+  else {
+    hold_roll = 0;
+  }
+  escape_total = escape_roll + escape_mod;
+  hold_total = (grappler.incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
+  success = grappler.incapacitated || escape_total > hold_total;
+  return [success, escape_total, hold_total];
+}
+
+// 逃脱擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace.
+function escape_grapple_fast(escaper, grappler, skill, options) {
+  if (skill === undefined) skill = "best";
+  options = _rt_options(options, ["dice"]);
+  const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
+  const dice = _rt_dice_source(options.dice);
+  return _escape_grapple_roll(dice, escape_mod, hold_mod, grappler);
+}
+
+// 逃脱擒抱: the setup once; the function returned rolls and returns the outcome array.
+function escape_grapple_prepare(escaper, grappler, skill) {
+  if (skill === undefined) skill = "best";
+  const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
+  const _hold_roll = !grappler.incapacitated;
+  const _grappler_incapacitated = grappler.incapacitated;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let escape_roll, hold_roll, escape_total, hold_total, success;
     escape_roll = dice.die(20);
-    if (!grappler.incapacitated) {
+    if (_hold_roll) {
       hold_roll = dice.die(20);
     }
     else {
       hold_roll = 0;
     }
     escape_total = escape_roll + escape_mod;
-    hold_total = (grappler.incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
-    success = grappler.incapacitated || escape_total > hold_total;
+    hold_total = (_grappler_incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
+    success = _grappler_incapacitated || escape_total > hold_total;
     return [success, escape_total, hold_total];
   }
+}
 
-  // 逃脱擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace.
-  function escape_grapple_fast(escaper, grappler, skill, options) {
-    if (skill === undefined) skill = "best";
-    options = _rt_options(options, ["dice"]);
-    const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
-    const dice = _rt_dice_source(options.dice);
-    return _escape_grapple_roll(dice, escape_mod, hold_mod, grappler);
-  }
-
-  // 逃脱擒抱: the setup once; the function returned rolls and returns the outcome array.
-  function escape_grapple_prepare(escaper, grappler, skill) {
-    if (skill === undefined) skill = "best";
-    const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
+// 逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
+function escape_grapple_odds(escaper, grappler, skill) {
+  if (skill === undefined) skill = "best";
+  const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
+  const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  {
     const _hold_roll = !grappler.incapacitated;
     const _grappler_incapacitated = grappler.incapacitated;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let escape_roll, hold_roll, escape_total, hold_total, success;
-      escape_roll = dice.die(20);
-      if (_hold_roll) {
-        hold_roll = dice.die(20);
-      }
-      else {
-        hold_roll = 0;
-      }
-      escape_total = escape_roll + escape_mod;
-      hold_total = (_grappler_incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
-      success = _grappler_incapacitated || escape_total > hold_total;
-      return [success, escape_total, hold_total];
-    }
-  }
-
-  // 逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
-  function escape_grapple_odds(escaper, grappler, skill) {
-    if (skill === undefined) skill = "best";
-    const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
-    const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    {
-      const _hold_roll = !grappler.incapacitated;
-      const _grappler_incapacitated = grappler.incapacitated;
-      if (!_hold_roll) {
-        let hold_total, escape_roll, escape_total, success;
-        hold_total = (_grappler_incapacitated ? _R_HELPLESS_DEFENDER_ROLL : 0) + hold_mod;
-        for (const _escape_roll_item of _odds.each(_rt_d20_distribution(0))) {
-          escape_roll = _escape_roll_item[0];
-          const _escape_roll_p = _p * _escape_roll_item[1];
-          escape_total = escape_roll + escape_mod;
-          success = _grappler_incapacitated || escape_total > hold_total;
-          _odds.put([success, escape_total, hold_total], _escape_roll_p);
-        }
-        return _odds.build();
-      }
-    }
-    let escape_roll, hold_roll, escape_total, hold_total, success;
-    for (const _escape_roll_item of _odds.each(_rt_d20_distribution(0))) {
-      escape_roll = _escape_roll_item[0];
-      const _escape_roll_p = _p * _escape_roll_item[1];
-      for (const _hold_roll_item of _odds.each(!grappler.incapacitated ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
-        hold_roll = _hold_roll_item[0];
-        const _hold_roll_p = _escape_roll_p * _hold_roll_item[1];
+    if (!_hold_roll) {
+      let hold_total, escape_roll, escape_total, success;
+      hold_total = (_grappler_incapacitated ? _R_HELPLESS_DEFENDER_ROLL : 0) + hold_mod;
+      for (const _escape_roll_item of _odds.each(_rt_d20_distribution(0))) {
+        escape_roll = _escape_roll_item[0];
+        const _escape_roll_p = _p * _escape_roll_item[1];
         escape_total = escape_roll + escape_mod;
-        hold_total = (grappler.incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
-        success = grappler.incapacitated || escape_total > hold_total;
-        _odds.put([success, escape_total, hold_total], _hold_roll_p);
+        success = _grappler_incapacitated || escape_total > hold_total;
+        _odds.put([success, escape_total, hold_total], _escape_roll_p);
       }
+      return _odds.build();
     }
-    return _odds.build();
   }
-
-  function _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, _trace) {
-    if (!(
-      attacker instanceof Combatant && target instanceof Combatant && typeof knock_prone === 'boolean'
-      && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && Number.isInteger(obstacle_at)
-      && (-1) <= obstacle_at && obstacle_at <= 10000 && typeof resists === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "推撞者", attacker, Combatant], ['type', "目标", target, Combatant], ['bool', "选择击倒", knock_prone],
-        ['int', "距离", distance, 0, 1000], ['int', "障碍物距离", obstacle_at, (-1), 10000], ['bool', "目标抵抗", resists]
-      ]);
+  let escape_roll, hold_roll, escape_total, hold_total, success;
+  for (const _escape_roll_item of _odds.each(_rt_d20_distribution(0))) {
+    escape_roll = _escape_roll_item[0];
+    const _escape_roll_p = _p * _escape_roll_item[1];
+    for (const _hold_roll_item of _odds.each(!grappler.incapacitated ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
+      hold_roll = _hold_roll_item[0];
+      const _hold_roll_p = _escape_roll_p * _hold_roll_item[1];
+      escape_total = escape_roll + escape_mod;
+      hold_total = (grappler.incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
+      success = grappler.incapacitated || escape_total > hold_total;
+      _odds.put([success, escape_total, hold_total], _hold_roll_p);
     }
-    let reach, attack_mod, defend_mod, helpless;
-    if (!(!target.intangible)) {
-      throw new IntangibleTarget("你不能对一个气态的、或是虚化的目标进行擒抱或推撞");
-    }
-    if (!(target.size <= attacker.size + 1)) {
-      throw new TooLarge("目标的体型不能比你大超过一级");
-    }
-    reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
-    if (!(distance <= reach)) {
-      throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
-    }
-    attack_mod = Math.floor((attacker.strength - 10) / 2) + (attacker.athletics ? attacker.proficiency : 0);
-    defend_mod = Math.max(
-      Math.floor((target.strength - 10) / 2) + (target.athletics ? target.proficiency : 0),
-      Math.floor((target.dexterity - 10) / 2) + (target.acrobatics ? target.proficiency : 0)
-    );
-    helpless = target.incapacitated || !resists;
-    return [attack_mod, defend_mod, helpless];
   }
+  return _odds.build();
+}
 
-  const SHOVE_FIELDS = Object.freeze(["success", "prone", "push_feet", "failed", "obstacle_damage"]);
-  // The result of shove (推撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ShoveResult extends Result {}
-  ShoveResult.PROCEDURE = "shove";
-  ShoveResult.FIELDS = SHOVE_FIELDS;
+function _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, _trace) {
+  if (!(
+    attacker instanceof Combatant && target instanceof Combatant && typeof knock_prone === 'boolean'
+    && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && Number.isInteger(obstacle_at)
+    && (-1) <= obstacle_at && obstacle_at <= 10000 && typeof resists === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "推撞者", attacker, Combatant], ['type', "目标", target, Combatant], ['bool', "选择击倒", knock_prone],
+      ['int', "距离", distance, 0, 1000], ['int', "障碍物距离", obstacle_at, (-1), 10000], ['bool', "目标抵抗", resists]
+    ]);
+  }
+  let reach, attack_mod, defend_mod, helpless;
+  if (!(!target.intangible)) {
+    throw new IntangibleTarget("你不能对一个气态的、或是虚化的目标进行擒抱或推撞");
+  }
+  if (!(target.size <= attacker.size + 1)) {
+    throw new TooLarge("目标的体型不能比你大超过一级");
+  }
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
+  if (!(distance <= reach)) {
+    throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
+  }
+  attack_mod = Math.floor((attacker.strength - 10) / 2) + (attacker.athletics ? attacker.proficiency : 0);
+  defend_mod = Math.max(
+    Math.floor((target.strength - 10) / 2) + (target.athletics ? target.proficiency : 0),
+    Math.floor((target.dexterity - 10) / 2) + (target.acrobatics ? target.proficiency : 0)
+  );
+  helpless = target.incapacitated || !resists;
+  return [attack_mod, defend_mod, helpless];
+}
 
-  // 推撞（D20-20、D20-16）
-  function shove(attacker, target, options) {
-    options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists", "dice"]);
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    let resists = options.resists === undefined ? true : options.resists;
-    const _trace = [];
-    const [attack_mod, defend_mod, helpless] = _shove_setup(
-      attacker, target, knock_prone, distance, obstacle_at, resists, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success, push;
-    let blocked, moved, obstacle_dice, _obstacle_damage_dice, _obstacle_damage_roll, obstacle_damage;
-    _attack_roll_roll = _rt_roll_d20(_source, Math.max(0, attacker.size - target.size));
-    _rolls.push(_attack_roll_roll);
-    attack_roll = _attack_roll_roll.natural;
+const SHOVE_FIELDS = Object.freeze(["success", "prone", "push_feet", "failed", "obstacle_damage"]);
+// The result of shove (推撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ShoveResult extends Result {}
+ShoveResult.PROCEDURE = "shove";
+ShoveResult.FIELDS = SHOVE_FIELDS;
+
+// 推撞（D20-20、D20-16）
+function shove(attacker, target, options) {
+  options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists", "dice"]);
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  let resists = options.resists === undefined ? true : options.resists;
+  const _trace = [];
+  const [attack_mod, defend_mod, helpless] = _shove_setup(
+    attacker, target, knock_prone, distance, obstacle_at, resists, _trace
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success, push;
+  let blocked, moved, obstacle_dice, _obstacle_damage_dice, _obstacle_damage_roll, obstacle_damage;
+  _attack_roll_roll = _rt_roll_d20(_source, Math.max(0, attacker.size - target.size));
+  _rolls.push(_attack_roll_roll);
+  attack_roll = _attack_roll_roll.natural;
+  _trace.push(new TraceStep(
+    "d20", _rt_d20_sentence("推撞检定", _attack_roll_roll),
+    [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]
+  ));
+  if (!helpless) {
+    _defend_roll_roll = _rt_roll_d20(_source, Math.max(0, target.size - attacker.size));
+    _rolls.push(_defend_roll_roll);
+    defend_roll = _defend_roll_roll.natural;
     _trace.push(new TraceStep(
-      "d20", _rt_d20_sentence("推撞检定", _attack_roll_roll),
-      [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]
+      "d20", _rt_d20_sentence("对抗检定", _defend_roll_roll),
+      [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]
     ));
-    if (!helpless) {
-      _defend_roll_roll = _rt_roll_d20(_source, Math.max(0, target.size - attacker.size));
-      _rolls.push(_defend_roll_roll);
-      defend_roll = _defend_roll_roll.natural;
-      _trace.push(new TraceStep(
-        "d20", _rt_d20_sentence("对抗检定", _defend_roll_roll),
-        [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]
-      ));
-    }
-    else {
-      defend_roll = 0;
-    }
-    attack_total = attack_roll + attack_mod;
-    defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
-    success = attack_total > defend_total;
-    push = success && !knock_prone ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
-    blocked = obstacle_at >= 0 && push > obstacle_at;
-    moved = blocked ? obstacle_at : push;
-    obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
-    _obstacle_damage_dice = obstacle_dice > 0 ? _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) : null;
-    if (_obstacle_damage_dice !== null) {
-      _obstacle_damage_roll = _rt_roll_damage(_source, _obstacle_damage_dice.terms, false);
-      _rolls.push(_obstacle_damage_roll);
-      obstacle_damage = _obstacle_damage_roll.total + _obstacle_damage_dice.flat;
-      _trace.push(new TraceStep(
-        "roll", _rt_damage_sentence("撞击伤害", _obstacle_damage_roll, _obstacle_damage_dice.flat),
-        [["faces", _obstacle_damage_roll.faces], ["obstacle_damage", obstacle_damage]]
-      ));
-    }
-    else {
-      obstacle_damage = 0;
-    }
-    return _rt_result(ShoveResult, [success, success && knock_prone, moved, !success, obstacle_damage], _rolls, _trace);
   }
+  else {
+    defend_roll = 0;
+  }
+  attack_total = attack_roll + attack_mod;
+  defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
+  success = attack_total > defend_total;
+  push = success && !knock_prone ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
+  blocked = obstacle_at >= 0 && push > obstacle_at;
+  moved = blocked ? obstacle_at : push;
+  obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+  _obstacle_damage_dice = obstacle_dice > 0 ? _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) : null;
+  if (_obstacle_damage_dice !== null) {
+    _obstacle_damage_roll = _rt_roll_damage(_source, _obstacle_damage_dice.terms, false);
+    _rolls.push(_obstacle_damage_roll);
+    obstacle_damage = _obstacle_damage_roll.total + _obstacle_damage_dice.flat;
+    _trace.push(new TraceStep(
+      "roll", _rt_damage_sentence("撞击伤害", _obstacle_damage_roll, _obstacle_damage_dice.flat),
+      [["faces", _obstacle_damage_roll.faces], ["obstacle_damage", obstacle_damage]]
+    ));
+  }
+  else {
+    obstacle_damage = 0;
+  }
+  return _rt_result(ShoveResult, [success, success && knock_prone, moved, !success, obstacle_damage], _rolls, _trace);
+}
 
-  function _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at) {
+function _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at) {
+  let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
+  let _obstacle_damage_dice, obstacle_damage;
+  attack_roll = _rt_d20_natural(dice, Math.max(0, attacker.size - target.size));
+  if (!helpless) {
+    defend_roll = _rt_d20_natural(dice, Math.max(0, target.size - attacker.size));
+  }
+  else {
+    defend_roll = 0;
+  }
+  attack_total = attack_roll + attack_mod;
+  defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
+  success = attack_total > defend_total;
+  push = success && !knock_prone ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
+  blocked = obstacle_at >= 0 && push > obstacle_at;
+  moved = blocked ? obstacle_at : push;
+  obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+  if (obstacle_dice > 0) {
+    _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+    obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
+      dice, _obstacle_damage_dice.terms, false
+    ) + _obstacle_damage_dice.flat : 0;
+  }
+  else {
+    obstacle_damage = 0;
+  }
+  return [success, success && knock_prone, moved, !success, obstacle_damage];
+}
+
+// 推撞: the outcome only (the fields of SHOVE_FIELDS), no trace.
+function shove_fast(attacker, target, options) {
+  options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists", "dice"]);
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  let resists = options.resists === undefined ? true : options.resists;
+  const [attack_mod, defend_mod, helpless] = _shove_setup(
+    attacker, target, knock_prone, distance, obstacle_at, resists, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at);
+}
+
+// 推撞: the setup once; the function returned rolls and returns the outcome array.
+function shove_prepare(attacker, target, options) {
+  options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists"]);
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  let resists = options.resists === undefined ? true : options.resists;
+  const [attack_mod, defend_mod, helpless] = _shove_setup(
+    attacker, target, knock_prone, distance, obstacle_at, resists, null
+  );
+  const _attack_roll_layers = Math.max(0, attacker.size - target.size);
+  const _defend_roll_layers = Math.max(0, target.size - attacker.size);
+  const _not_helpless = !helpless;
+  const _not_knock_prone = !knock_prone;
+  const _obstacle_at_ge_0 = obstacle_at >= 0;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
     let _obstacle_damage_dice, obstacle_damage;
-    attack_roll = _rt_d20_natural(dice, Math.max(0, attacker.size - target.size));
-    if (!helpless) {
-      defend_roll = _rt_d20_natural(dice, Math.max(0, target.size - attacker.size));
+    attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
+    if (_not_helpless) {
+      defend_roll = _rt_d20_natural(dice, _defend_roll_layers);
     }
     else {
       defend_roll = 0;
@@ -5103,8 +5163,8 @@
     attack_total = attack_roll + attack_mod;
     defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
     success = attack_total > defend_total;
-    push = success && !knock_prone ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
-    blocked = obstacle_at >= 0 && push > obstacle_at;
+    push = _not_knock_prone && success ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
+    blocked = _obstacle_at_ge_0 && push > obstacle_at;
     moved = blocked ? obstacle_at : push;
     obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
     if (obstacle_dice > 0) {
@@ -5116,1107 +5176,1122 @@
     else {
       obstacle_damage = 0;
     }
-    return [success, success && knock_prone, moved, !success, obstacle_damage];
+    return [success, knock_prone && success, moved, !success, obstacle_damage];
   }
+}
 
-  // 推撞: the outcome only (the fields of SHOVE_FIELDS), no trace.
-  function shove_fast(attacker, target, options) {
-    options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists", "dice"]);
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    let resists = options.resists === undefined ? true : options.resists;
-    const [attack_mod, defend_mod, helpless] = _shove_setup(
-      attacker, target, knock_prone, distance, obstacle_at, resists, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at);
-  }
-
-  // 推撞: the setup once; the function returned rolls and returns the outcome array.
-  function shove_prepare(attacker, target, options) {
-    options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists"]);
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    let resists = options.resists === undefined ? true : options.resists;
-    const [attack_mod, defend_mod, helpless] = _shove_setup(
-      attacker, target, knock_prone, distance, obstacle_at, resists, null
-    );
+// 推撞: the exact distribution of the fields of SHOVE_FIELDS.
+function shove_odds(attacker, target, options) {
+  options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists"]);
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  let resists = options.resists === undefined ? true : options.resists;
+  const [attack_mod, defend_mod, helpless] = _shove_setup(
+    attacker, target, knock_prone, distance, obstacle_at, resists, null
+  );
+  const _odds = new OddsBuilder(SHOVE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  {
     const _attack_roll_layers = Math.max(0, attacker.size - target.size);
     const _defend_roll_layers = Math.max(0, target.size - attacker.size);
     const _not_helpless = !helpless;
     const _not_knock_prone = !knock_prone;
     const _obstacle_at_ge_0 = obstacle_at >= 0;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
-      let _obstacle_damage_dice, obstacle_damage;
-      attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
-      if (_not_helpless) {
-        defend_roll = _rt_d20_natural(dice, _defend_roll_layers);
+    if (!_not_helpless && !_obstacle_at_ge_0) {
+      let defend_total, attack_roll, attack_total, success, push, moved;
+      defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : 0) + defend_mod;
+      for (const _attack_roll_item of _odds.each(_rt_d20_distribution(_attack_roll_layers))) {
+        attack_roll = _attack_roll_item[0];
+        const _attack_roll_p = _p * _attack_roll_item[1];
+        attack_total = attack_roll + attack_mod;
+        success = attack_total > defend_total;
+        push = _not_knock_prone && success ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
+        moved = push;
+        _odds.put([success, knock_prone && success, moved, !success, 0], _attack_roll_p);
       }
-      else {
-        defend_roll = 0;
-      }
+      return _odds.build();
+    }
+  }
+  let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
+  let _obstacle_damage_dice, obstacle_damage;
+  for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
+    attack_roll = _attack_roll_item[0];
+    const _attack_roll_p = _p * _attack_roll_item[1];
+    for (const _defend_roll_item of _odds.each(!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
+      defend_roll = _defend_roll_item[0];
+      const _defend_roll_p = _attack_roll_p * _defend_roll_item[1];
       attack_total = attack_roll + attack_mod;
       defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
       success = attack_total > defend_total;
-      push = _not_knock_prone && success ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
-      blocked = _obstacle_at_ge_0 && push > obstacle_at;
+      push = success && !knock_prone ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
+      blocked = obstacle_at >= 0 && push > obstacle_at;
       moved = blocked ? obstacle_at : push;
       obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
-      if (obstacle_dice > 0) {
-        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-        obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
-          dice, _obstacle_damage_dice.terms, false
-        ) + _obstacle_damage_dice.flat : 0;
-      }
-      else {
-        obstacle_damage = 0;
-      }
-      return [success, knock_prone && success, moved, !success, obstacle_damage];
-    }
-  }
-
-  // 推撞: the exact distribution of the fields of SHOVE_FIELDS.
-  function shove_odds(attacker, target, options) {
-    options = _rt_options(options, ["knock_prone", "distance", "obstacle_at", "resists"]);
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    let resists = options.resists === undefined ? true : options.resists;
-    const [attack_mod, defend_mod, helpless] = _shove_setup(
-      attacker, target, knock_prone, distance, obstacle_at, resists, null
-    );
-    const _odds = new OddsBuilder(SHOVE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    {
-      const _attack_roll_layers = Math.max(0, attacker.size - target.size);
-      const _defend_roll_layers = Math.max(0, target.size - attacker.size);
-      const _not_helpless = !helpless;
-      const _not_knock_prone = !knock_prone;
-      const _obstacle_at_ge_0 = obstacle_at >= 0;
-      if (!_not_helpless && !_obstacle_at_ge_0) {
-        let defend_total, attack_roll, attack_total, success, push, moved;
-        defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : 0) + defend_mod;
-        for (const _attack_roll_item of _odds.each(_rt_d20_distribution(_attack_roll_layers))) {
-          attack_roll = _attack_roll_item[0];
-          const _attack_roll_p = _p * _attack_roll_item[1];
-          attack_total = attack_roll + attack_mod;
-          success = attack_total > defend_total;
-          push = _not_knock_prone && success ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
-          moved = push;
-          _odds.put([success, knock_prone && success, moved, !success, 0], _attack_roll_p);
-        }
-        return _odds.build();
+      _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+      for (const _obstacle_damage_item of _odds.each(
+        (obstacle_dice > 0)
+        && _obstacle_damage_dice !== null ? _rt_dice_items(
+          _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
+        ) : _rt_ZERO_ITEMS
+      )) {
+        obstacle_damage = _obstacle_damage_item[0];
+        const _obstacle_damage_p = _defend_roll_p * _obstacle_damage_item[1];
+        _odds.put([success, success && knock_prone, moved, !success, obstacle_damage], _obstacle_damage_p);
       }
     }
-    let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
-    let _obstacle_damage_dice, obstacle_damage;
-    for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
-      attack_roll = _attack_roll_item[0];
-      const _attack_roll_p = _p * _attack_roll_item[1];
-      for (const _defend_roll_item of _odds.each(!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
-        defend_roll = _defend_roll_item[0];
-        const _defend_roll_p = _attack_roll_p * _defend_roll_item[1];
-        attack_total = attack_roll + attack_mod;
-        defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
-        success = attack_total > defend_total;
-        push = success && !knock_prone ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
-        blocked = obstacle_at >= 0 && push > obstacle_at;
-        moved = blocked ? obstacle_at : push;
-        obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
-        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-        for (const _obstacle_damage_item of _odds.each(
-          (obstacle_dice > 0)
-          && _obstacle_damage_dice !== null ? _rt_dice_items(
-            _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
-          ) : _rt_ZERO_ITEMS
-        )) {
-          obstacle_damage = _obstacle_damage_item[0];
-          const _obstacle_damage_p = _defend_roll_p * _obstacle_damage_item[1];
-          _odds.put([success, success && knock_prone, moved, !success, obstacle_damage], _obstacle_damage_p);
-        }
-      }
-    }
-    return _odds.build();
   }
+  return _odds.build();
+}
 
-  function _drag_setup(dragger, other, held, waived, _trace) {
-    if (!(
-      dragger instanceof Combatant && other instanceof Combatant && held instanceof Combatant
-      && typeof waived === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant],
-        ['type', "被擒抱者", held, Combatant], ['bool', "对方放弃", waived]
-      ]);
-    }
+function _drag_setup(dragger, other, held, waived, _trace) {
+  if (!(
+    dragger instanceof Combatant && other instanceof Combatant && held instanceof Combatant
+    && typeof waived === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant],
+      ['type', "被擒抱者", held, Combatant], ['bool', "对方放弃", waived]
+    ]);
   }
+}
 
-  const DRAG_FIELDS = Object.freeze(["success", "retry_blocked"]);
-  // The result of drag (多方擒抱中的拖拽): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class DragResult extends Result {}
-  DragResult.PROCEDURE = "drag";
-  DragResult.FIELDS = DRAG_FIELDS;
+const DRAG_FIELDS = Object.freeze(["success", "retry_blocked"]);
+// The result of drag (多方擒抱中的拖拽): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class DragResult extends Result {}
+DragResult.PROCEDURE = "drag";
+DragResult.FIELDS = DRAG_FIELDS;
 
-  // 多方擒抱中的拖拽（D20-19）
-  function drag(dragger, other, held, options) {
-    options = _rt_options(options, ["waived", "dice"]);
-    let waived = options.waived === undefined ? false : options.waived;
-    const _trace = [];
-    _drag_setup(dragger, other, held, waived, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _drag_roll_roll, drag_roll, _hold_roll_roll, hold_roll, drag_total, hold_total, success;
-    if (!waived) {
-      _drag_roll_roll = _rt_roll_d20(_source, 0);
-      _rolls.push(_drag_roll_roll);
-      drag_roll = _drag_roll_roll.natural;
-      _trace.push(new TraceStep(
-        "d20", _rt_d20_sentence("拖拽者力量检定", _drag_roll_roll),
-        [["faces", _drag_roll_roll.faces], ["drag_roll", drag_roll]]
-      ));
-    }
-    else {
-      drag_roll = 0;
-    }
-    if (!waived) {
-      _hold_roll_roll = _rt_roll_d20(_source, 0);
-      _rolls.push(_hold_roll_roll);
-      hold_roll = _hold_roll_roll.natural;
-      _trace.push(new TraceStep(
-        "d20", _rt_d20_sentence("另一擒抱者力量检定", _hold_roll_roll),
-        [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]
-      ));
-    }
-    else {
-      hold_roll = 0;
-    }
-    drag_total = drag_roll + Math.floor((dragger.strength - 10) / 2);
-    hold_total = hold_roll + Math.floor((other.strength - 10) / 2);
-    success = waived || drag_total > hold_total;
-    return _rt_result(DragResult, [success, !success], _rolls, _trace);
+// 多方擒抱中的拖拽（D20-19）
+function drag(dragger, other, held, options) {
+  options = _rt_options(options, ["waived", "dice"]);
+  let waived = options.waived === undefined ? false : options.waived;
+  const _trace = [];
+  _drag_setup(dragger, other, held, waived, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _drag_roll_roll, drag_roll, _hold_roll_roll, hold_roll, drag_total, hold_total, success;
+  if (!waived) {
+    _drag_roll_roll = _rt_roll_d20(_source, 0);
+    _rolls.push(_drag_roll_roll);
+    drag_roll = _drag_roll_roll.natural;
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("拖拽者力量检定", _drag_roll_roll),
+      [["faces", _drag_roll_roll.faces], ["drag_roll", drag_roll]]
+    ));
   }
+  else {
+    drag_roll = 0;
+  }
+  if (!waived) {
+    _hold_roll_roll = _rt_roll_d20(_source, 0);
+    _rolls.push(_hold_roll_roll);
+    hold_roll = _hold_roll_roll.natural;
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("另一擒抱者力量检定", _hold_roll_roll),
+      [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]
+    ));
+  }
+  else {
+    hold_roll = 0;
+  }
+  drag_total = drag_roll + Math.floor((dragger.strength - 10) / 2);
+  hold_total = hold_roll + Math.floor((other.strength - 10) / 2);
+  success = waived || drag_total > hold_total;
+  return _rt_result(DragResult, [success, !success], _rolls, _trace);
+}
 
-  function _drag_roll(dice, dragger, other, waived) {
+function _drag_roll(dice, dragger, other, waived) {
+  let drag_roll, hold_roll, drag_total, hold_total, success;
+  if (!waived) {
+    drag_roll = dice.die(20);
+  }
+  else {
+    drag_roll = 0;
+  }
+  if (!waived) {
+    hold_roll = dice.die(20);
+  }
+  else {
+    hold_roll = 0;
+  }
+  drag_total = drag_roll + Math.floor((dragger.strength - 10) / 2);
+  hold_total = hold_roll + Math.floor((other.strength - 10) / 2);
+  success = waived || drag_total > hold_total;
+  return [success, !success];
+}
+
+// 多方擒抱中的拖拽: the outcome only (the fields of DRAG_FIELDS), no trace.
+function drag_fast(dragger, other, held, options) {
+  options = _rt_options(options, ["waived", "dice"]);
+  let waived = options.waived === undefined ? false : options.waived;
+  _drag_setup(dragger, other, held, waived, null);
+  const dice = _rt_dice_source(options.dice);
+  return _drag_roll(dice, dragger, other, waived);
+}
+
+// 多方擒抱中的拖拽: the setup once; the function returned rolls and returns the outcome array.
+function drag_prepare(dragger, other, held, options) {
+  options = _rt_options(options, ["waived"]);
+  let waived = options.waived === undefined ? false : options.waived;
+  _drag_setup(dragger, other, held, waived, null);
+  const _not_waived = !waived;
+  const _drag_total = Math.floor((dragger.strength - 10) / 2);
+  const _hold_total = Math.floor((other.strength - 10) / 2);
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let drag_roll, hold_roll, drag_total, hold_total, success;
-    if (!waived) {
+    if (_not_waived) {
       drag_roll = dice.die(20);
     }
     else {
       drag_roll = 0;
     }
-    if (!waived) {
+    if (_not_waived) {
       hold_roll = dice.die(20);
     }
     else {
       hold_roll = 0;
     }
-    drag_total = drag_roll + Math.floor((dragger.strength - 10) / 2);
-    hold_total = hold_roll + Math.floor((other.strength - 10) / 2);
+    drag_total = drag_roll + _drag_total;
+    hold_total = hold_roll + _hold_total;
     success = waived || drag_total > hold_total;
     return [success, !success];
   }
+}
 
-  // 多方擒抱中的拖拽: the outcome only (the fields of DRAG_FIELDS), no trace.
-  function drag_fast(dragger, other, held, options) {
-    options = _rt_options(options, ["waived", "dice"]);
-    let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, held, waived, null);
-    const dice = _rt_dice_source(options.dice);
-    return _drag_roll(dice, dragger, other, waived);
-  }
-
-  // 多方擒抱中的拖拽: the setup once; the function returned rolls and returns the outcome array.
-  function drag_prepare(dragger, other, held, options) {
-    options = _rt_options(options, ["waived"]);
-    let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, held, waived, null);
-    const _not_waived = !waived;
-    const _drag_total = Math.floor((dragger.strength - 10) / 2);
-    const _hold_total = Math.floor((other.strength - 10) / 2);
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let drag_roll, hold_roll, drag_total, hold_total, success;
-      if (_not_waived) {
-        drag_roll = dice.die(20);
-      }
-      else {
-        drag_roll = 0;
-      }
-      if (_not_waived) {
-        hold_roll = dice.die(20);
-      }
-      else {
-        hold_roll = 0;
-      }
-      drag_total = drag_roll + _drag_total;
-      hold_total = hold_roll + _hold_total;
+// 多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS.
+function drag_odds(dragger, other, held, options) {
+  options = _rt_options(options, ["waived"]);
+  let waived = options.waived === undefined ? false : options.waived;
+  _drag_setup(dragger, other, held, waived, null);
+  const _odds = new OddsBuilder(DRAG_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let drag_roll, hold_roll, drag_total, hold_total, success;
+  for (const _drag_roll_item of _odds.each(!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
+    drag_roll = _drag_roll_item[0];
+    const _drag_roll_p = _p * _drag_roll_item[1];
+    for (const _hold_roll_item of _odds.each(!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
+      hold_roll = _hold_roll_item[0];
+      const _hold_roll_p = _drag_roll_p * _hold_roll_item[1];
+      drag_total = drag_roll + Math.floor((dragger.strength - 10) / 2);
+      hold_total = hold_roll + Math.floor((other.strength - 10) / 2);
       success = waived || drag_total > hold_total;
-      return [success, !success];
+      _odds.put([success, !success], _hold_roll_p);
     }
   }
+  return _odds.build();
+}
 
-  // 多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS.
-  function drag_odds(dragger, other, held, options) {
-    options = _rt_options(options, ["waived"]);
-    let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, held, waived, null);
-    const _odds = new OddsBuilder(DRAG_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let drag_roll, hold_roll, drag_total, hold_total, success;
-    for (const _drag_roll_item of _odds.each(!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
-      drag_roll = _drag_roll_item[0];
-      const _drag_roll_p = _p * _drag_roll_item[1];
-      for (const _hold_roll_item of _odds.each(!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
-        hold_roll = _hold_roll_item[0];
-        const _hold_roll_p = _drag_roll_p * _hold_roll_item[1];
-        drag_total = drag_roll + Math.floor((dragger.strength - 10) / 2);
-        hold_total = hold_roll + Math.floor((other.strength - 10) / 2);
-        success = waived || drag_total > hold_total;
-        _odds.put([success, !success], _hold_roll_p);
-      }
-    }
-    return _odds.build();
+function _grapple_move_setup(mover, target, feet, reposition, grappling, _trace) {
+  if (!(
+    mover instanceof Combatant && target instanceof Combatant && Number.isInteger(feet) && 0 <= feet && feet <= 500
+    && typeof reposition === 'boolean' && typeof grappling === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "擒抱者", mover, Combatant], ['type', "被擒抱者", target, Combatant], ['int', "移动距离", feet, 0, 500],
+      ['bool', "移动目标", reposition], ['bool', "正在擒抱", grappling]
+    ]);
   }
-
-  function _grapple_move_setup(mover, target, feet, reposition, grappling, _trace) {
-    if (!(
-      mover instanceof Combatant && target instanceof Combatant && Number.isInteger(feet) && 0 <= feet && feet <= 500
-      && typeof reposition === 'boolean' && typeof grappling === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "擒抱者", mover, Combatant], ['type', "被擒抱者", target, Combatant], ['int', "移动距离", feet, 0, 500],
-        ['bool', "移动目标", reposition], ['bool', "正在擒抱", grappling]
-      ]);
-    }
-    let halved, speed, reposition_cost, spent;
-    if (!(grappling)) {
-      throw new NotGrappling("只有在擒抱目标时才能拖拽它");
-    }
-    halved = target.size > mover.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
-    speed = halved ? Math.floor(mover.speed / 2) : mover.speed;
-    if (_trace !== null) _trace.push(new TraceStep("let", "擒抱中的移动速度" + String(speed) + "尺", [["speed", speed]]));
-    if (!(feet <= speed)) {
-      throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
-    }
-    reposition_cost = reposition ? _R_GRAPPLE_MOVE_FEET : 0;
-    spent = (halved ? feet * 2 : feet) + reposition_cost;
-    if (feet > 0 || reposition) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "拖着对方移动" + String(feet) + "尺，消耗移动力" + String(spent) + "尺", []
-      ));
-    }
-    return [halved, speed, spent];
+  let halved, speed, reposition_cost, spent;
+  if (!(grappling)) {
+    throw new NotGrappling("只有在擒抱目标时才能拖拽它");
   }
-
-  const GRAPPLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost", "spent"]);
-  // The result of grapple_move (擒抱中移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class GrappleMoveResult extends Result {}
-  GrappleMoveResult.PROCEDURE = "grapple_move";
-  GrappleMoveResult.FIELDS = GRAPPLE_MOVE_FIELDS;
-
-  // 擒抱中移动（D20-18、D20-F07）
-  function grapple_move(mover, target, options) {
-    options = _rt_options(options, ["feet", "reposition", "grappling", "dice"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let grappling = options.grappling === undefined ? false : options.grappling;
-    const _trace = [];
-    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(GrappleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET, spent], [], _trace);
+  halved = target.size > mover.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
+  speed = halved ? Math.floor(mover.speed / 2) : mover.speed;
+  if (_trace !== null) _trace.push(new TraceStep("let", "擒抱中的移动速度" + String(speed) + "尺", [["speed", speed]]));
+  if (!(feet <= speed)) {
+    throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
   }
-
-  // 擒抱中移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace.
-  function grapple_move_fast(mover, target, options) {
-    options = _rt_options(options, ["feet", "reposition", "grappling", "dice"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let grappling = options.grappling === undefined ? false : options.grappling;
-    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [speed, halved, _R_GRAPPLE_MOVE_FEET, spent];
+  reposition_cost = reposition ? _R_GRAPPLE_MOVE_FEET : 0;
+  spent = (halved ? feet * 2 : feet) + reposition_cost;
+  if (feet > 0 || reposition) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "拖着对方移动" + String(feet) + "尺，消耗移动力" + String(spent) + "尺", []
+    ));
   }
+  return [halved, speed, spent];
+}
 
-  // 擒抱中移动: the setup once; the function returned rolls and returns the outcome array.
-  function grapple_move_prepare(mover, target, options) {
-    options = _rt_options(options, ["feet", "reposition", "grappling"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let grappling = options.grappling === undefined ? false : options.grappling;
-    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
-    const _out2 = _R_GRAPPLE_MOVE_FEET;
-    const _out = [speed, halved, _out2, spent];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+const GRAPPLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost", "spent"]);
+// The result of grapple_move (擒抱中移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class GrappleMoveResult extends Result {}
+GrappleMoveResult.PROCEDURE = "grapple_move";
+GrappleMoveResult.FIELDS = GRAPPLE_MOVE_FIELDS;
+
+// 擒抱中移动（D20-18、D20-F07）
+function grapple_move(mover, target, options) {
+  options = _rt_options(options, ["feet", "reposition", "grappling", "dice"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let grappling = options.grappling === undefined ? false : options.grappling;
+  const _trace = [];
+  const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(GrappleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET, spent], [], _trace);
+}
+
+// 擒抱中移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace.
+function grapple_move_fast(mover, target, options) {
+  options = _rt_options(options, ["feet", "reposition", "grappling", "dice"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let grappling = options.grappling === undefined ? false : options.grappling;
+  const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [speed, halved, _R_GRAPPLE_MOVE_FEET, spent];
+}
+
+// 擒抱中移动: the setup once; the function returned rolls and returns the outcome array.
+function grapple_move_prepare(mover, target, options) {
+  options = _rt_options(options, ["feet", "reposition", "grappling"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let grappling = options.grappling === undefined ? false : options.grappling;
+  const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
+  const _out2 = _R_GRAPPLE_MOVE_FEET;
+  const _out = [speed, halved, _out2, spent];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
+function grapple_move_odds(mover, target, options) {
+  options = _rt_options(options, ["feet", "reposition", "grappling"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let grappling = options.grappling === undefined ? false : options.grappling;
+  const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
+  const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
+  return _odds.build();
+}
+
+function _hide_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "躲藏者", character, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "进入躲藏", []));
+}
 
-  // 擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
-  function grapple_move_odds(mover, target, options) {
-    options = _rt_options(options, ["feet", "reposition", "grappling"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let grappling = options.grappling === undefined ? false : options.grappling;
-    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
-    const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
-    return _odds.build();
+const HIDE_FIELDS = Object.freeze(["hidden"]);
+// The result of hide (躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class HideResult extends Result {}
+HideResult.PROCEDURE = "hide";
+HideResult.FIELDS = HIDE_FIELDS;
+
+// 躲藏（D20-07）
+function hide(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _hide_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(HideResult, [true], [], _trace);
+}
+
+// 躲藏: the outcome only (the fields of HIDE_FIELDS), no trace.
+function hide_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _hide_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 躲藏: the setup once; the function returned rolls and returns the outcome array.
+function hide_prepare(character) {
+  _hide_setup(character, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 躲藏: the exact distribution of the fields of HIDE_FIELDS.
+function hide_odds(character) {
+  _hide_setup(character, null);
+  const _odds = new OddsBuilder(HIDE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _flanking_setup(
+  ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+  b_charmed, _trace
+) {
+  if (!(
+    ally_a instanceof Combatant && ally_b instanceof Combatant && enemy instanceof Combatant
+    && typeof hex_grid === 'boolean' && Number.isInteger(ax) && (-10000) <= ax && ax <= 10000 && Number.isInteger(ay)
+    && (-10000) <= ay && ay <= 10000 && Number.isInteger(bx) && (-10000) <= bx && bx <= 10000 && Number.isInteger(by)
+    && (-10000) <= by && by <= 10000 && Number.isInteger(ex) && (-10000) <= ex && ex <= 10000 && Number.isInteger(ey)
+    && (-10000) <= ey && ey <= 10000 && typeof a_sees === 'boolean' && typeof b_sees === 'boolean'
+    && typeof a_can_attack === 'boolean' && typeof b_can_attack === 'boolean' && typeof a_charmed === 'boolean'
+    && typeof b_charmed === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "生物", ally_a, Combatant], ['type', "盟友", ally_b, Combatant], ['type', "敌人", enemy, Combatant],
+      ['bool', "六角格", hex_grid], ['int', "生物横坐标", ax, (-10000), 10000],
+      ['int', "生物纵坐标", ay, (-10000), 10000], ['int', "盟友横坐标", bx, (-10000), 10000],
+      ['int', "盟友纵坐标", by, (-10000), 10000], ['int', "敌人横坐标", ex, (-10000), 10000],
+      ['int', "敌人纵坐标", ey, (-10000), 10000], ['bool', "生物能看见目标", a_sees],
+      ['bool', "盟友能看见目标", b_sees], ['bool', "生物能近战攻击", a_can_attack],
+      ['bool', "盟友能近战攻击", b_can_attack], ['bool', "生物被目标魅惑", a_charmed],
+      ['bool', "盟友被目标魅惑", b_charmed]
+    ]);
   }
+  let qualified, needed, geometry, flanks;
+  qualified = a_sees && b_sees && a_can_attack && b_can_attack && !a_charmed && !b_charmed && !ally_a.incapacitated && !ally_b.incapacitated;
+  needed = enemy.size <= _R_MEDIUM_SIZE_CATEGORY ? _R_HEX_BETWEEN_MEDIUM : enemy.size === _R_MEDIUM_SIZE_CATEGORY + 1 ? _R_HEX_BETWEEN_LARGE : enemy.size === _R_MEDIUM_SIZE_CATEGORY + 2 ? _R_HEX_BETWEEN_HUGE : _R_HEX_BETWEEN_GARGANTUAN;
+  geometry = hex_grid ? _rt_flanks_hex(
+    ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, needed
+  ) : _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size);
+  flanks = qualified && geometry;
+  return [geometry, flanks];
+}
 
-  function _hide_setup(character, _trace) {
-    if (!(character instanceof Combatant)) {
-      _rt_check_inputs([['type', "躲藏者", character, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "进入躲藏", []));
-  }
+const FLANKING_FIELDS = Object.freeze(["flanks", "bonus", "geometry"]);
+// The result of flanking (夹击): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class FlankingResult extends Result {}
+FlankingResult.PROCEDURE = "flanking";
+FlankingResult.FIELDS = FLANKING_FIELDS;
 
-  const HIDE_FIELDS = Object.freeze(["hidden"]);
-  // The result of hide (躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class HideResult extends Result {}
-  HideResult.PROCEDURE = "hide";
-  HideResult.FIELDS = HIDE_FIELDS;
-
-  // 躲藏（D20-07）
-  function hide(character, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _hide_setup(character, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(HideResult, [true], [], _trace);
-  }
-
-  // 躲藏: the outcome only (the fields of HIDE_FIELDS), no trace.
-  function hide_fast(character, options) {
-    options = _rt_options(options, ["dice"]);
-    _hide_setup(character, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 躲藏: the setup once; the function returned rolls and returns the outcome array.
-  function hide_prepare(character) {
-    _hide_setup(character, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 躲藏: the exact distribution of the fields of HIDE_FIELDS.
-  function hide_odds(character) {
-    _hide_setup(character, null);
-    const _odds = new OddsBuilder(HIDE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _flanking_setup(
+// 夹击（D20-11、D20-12、D20-13）
+function flanking(ally_a, ally_b, enemy, options) {
+  options = _rt_options(
+    options,
+    [
+      "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+      "b_charmed", "dice"
+    ]
+  );
+  let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
+  let ax = options.ax === undefined ? null : options.ax;
+  let ay = options.ay === undefined ? null : options.ay;
+  let bx = options.bx === undefined ? null : options.bx;
+  let by = options.by === undefined ? null : options.by;
+  let ex = options.ex === undefined ? null : options.ex;
+  let ey = options.ey === undefined ? null : options.ey;
+  let a_sees = options.a_sees === undefined ? true : options.a_sees;
+  let b_sees = options.b_sees === undefined ? true : options.b_sees;
+  let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
+  let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
+  let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
+  let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
+  const _trace = [];
+  const [geometry, flanks] = _flanking_setup(
     ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
     b_charmed, _trace
-  ) {
-    if (!(
-      ally_a instanceof Combatant && ally_b instanceof Combatant && enemy instanceof Combatant
-      && typeof hex_grid === 'boolean' && Number.isInteger(ax) && (-10000) <= ax && ax <= 10000 && Number.isInteger(ay)
-      && (-10000) <= ay && ay <= 10000 && Number.isInteger(bx) && (-10000) <= bx && bx <= 10000 && Number.isInteger(by)
-      && (-10000) <= by && by <= 10000 && Number.isInteger(ex) && (-10000) <= ex && ex <= 10000 && Number.isInteger(ey)
-      && (-10000) <= ey && ey <= 10000 && typeof a_sees === 'boolean' && typeof b_sees === 'boolean'
-      && typeof a_can_attack === 'boolean' && typeof b_can_attack === 'boolean' && typeof a_charmed === 'boolean'
-      && typeof b_charmed === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "生物", ally_a, Combatant], ['type', "盟友", ally_b, Combatant], ['type', "敌人", enemy, Combatant],
-        ['bool', "六角格", hex_grid], ['int', "生物横坐标", ax, (-10000), 10000],
-        ['int', "生物纵坐标", ay, (-10000), 10000], ['int', "盟友横坐标", bx, (-10000), 10000],
-        ['int', "盟友纵坐标", by, (-10000), 10000], ['int', "敌人横坐标", ex, (-10000), 10000],
-        ['int', "敌人纵坐标", ey, (-10000), 10000], ['bool', "生物能看见目标", a_sees],
-        ['bool', "盟友能看见目标", b_sees], ['bool', "生物能近战攻击", a_can_attack],
-        ['bool', "盟友能近战攻击", b_can_attack], ['bool', "生物被目标魅惑", a_charmed],
-        ['bool', "盟友被目标魅惑", b_charmed]
-      ]);
-    }
-    let qualified, needed, geometry, flanks;
-    qualified = a_sees && b_sees && a_can_attack && b_can_attack && !a_charmed && !b_charmed && !ally_a.incapacitated && !ally_b.incapacitated;
-    needed = enemy.size <= _R_MEDIUM_SIZE_CATEGORY ? _R_HEX_BETWEEN_MEDIUM : enemy.size === _R_MEDIUM_SIZE_CATEGORY + 1 ? _R_HEX_BETWEEN_LARGE : enemy.size === _R_MEDIUM_SIZE_CATEGORY + 2 ? _R_HEX_BETWEEN_HUGE : _R_HEX_BETWEEN_GARGANTUAN;
-    geometry = hex_grid ? _rt_flanks_hex(
-      ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, needed
-    ) : _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size);
-    flanks = qualified && geometry;
-    return [geometry, flanks];
+  );
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(FlankingResult, [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], [], _trace);
+}
+
+// 夹击: the outcome only (the fields of FLANKING_FIELDS), no trace.
+function flanking_fast(ally_a, ally_b, enemy, options) {
+  options = _rt_options(
+    options,
+    [
+      "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+      "b_charmed", "dice"
+    ]
+  );
+  let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
+  let ax = options.ax === undefined ? null : options.ax;
+  let ay = options.ay === undefined ? null : options.ay;
+  let bx = options.bx === undefined ? null : options.bx;
+  let by = options.by === undefined ? null : options.by;
+  let ex = options.ex === undefined ? null : options.ex;
+  let ey = options.ey === undefined ? null : options.ey;
+  let a_sees = options.a_sees === undefined ? true : options.a_sees;
+  let b_sees = options.b_sees === undefined ? true : options.b_sees;
+  let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
+  let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
+  let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
+  let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
+  const [geometry, flanks] = _flanking_setup(
+    ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+    b_charmed, null
+  );
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry];
+}
+
+// 夹击: the setup once; the function returned rolls and returns the outcome array.
+function flanking_prepare(ally_a, ally_b, enemy, options) {
+  options = _rt_options(
+    options,
+    [
+      "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+      "b_charmed"
+    ]
+  );
+  let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
+  let ax = options.ax === undefined ? null : options.ax;
+  let ay = options.ay === undefined ? null : options.ay;
+  let bx = options.bx === undefined ? null : options.bx;
+  let by = options.by === undefined ? null : options.by;
+  let ex = options.ex === undefined ? null : options.ex;
+  let ey = options.ey === undefined ? null : options.ey;
+  let a_sees = options.a_sees === undefined ? true : options.a_sees;
+  let b_sees = options.b_sees === undefined ? true : options.b_sees;
+  let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
+  let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
+  let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
+  let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
+  const [geometry, flanks] = _flanking_setup(
+    ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+    b_charmed, null
+  );
+  const _out1 = flanks ? _R_FLANKING_BONUS : 0;
+  const _out = [flanks, _out1, geometry];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 夹击: the exact distribution of the fields of FLANKING_FIELDS.
+function flanking_odds(ally_a, ally_b, enemy, options) {
+  options = _rt_options(
+    options,
+    [
+      "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+      "b_charmed"
+    ]
+  );
+  let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
+  let ax = options.ax === undefined ? null : options.ax;
+  let ay = options.ay === undefined ? null : options.ay;
+  let bx = options.bx === undefined ? null : options.bx;
+  let by = options.by === undefined ? null : options.by;
+  let ex = options.ex === undefined ? null : options.ex;
+  let ey = options.ey === undefined ? null : options.ey;
+  let a_sees = options.a_sees === undefined ? true : options.a_sees;
+  let b_sees = options.b_sees === undefined ? true : options.b_sees;
+  let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
+  let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
+  let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
+  let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
+  const [geometry, flanks] = _flanking_setup(
+    ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+    b_charmed, null
+  );
+  const _odds = new OddsBuilder(FLANKING_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], _p);
+  return _odds.build();
+}
+
+function _move_setup(mover, feet, _trace) {
+  if (!(mover instanceof Combatant && Number.isInteger(feet) && 0 <= feet && feet <= 500)) {
+    _rt_check_inputs([['type', "移动者", mover, Combatant], ['int', "移动距离", feet, 0, 500]]);
   }
-
-  const FLANKING_FIELDS = Object.freeze(["flanks", "bonus", "geometry"]);
-  // The result of flanking (夹击): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class FlankingResult extends Result {}
-  FlankingResult.PROCEDURE = "flanking";
-  FlankingResult.FIELDS = FLANKING_FIELDS;
-
-  // 夹击（D20-11、D20-12、D20-13）
-  function flanking(ally_a, ally_b, enemy, options) {
-    options = _rt_options(
-      options,
-      [
-        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
-        "b_charmed", "dice"
-      ]
-    );
-    let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
-    let ax = options.ax === undefined ? null : options.ax;
-    let ay = options.ay === undefined ? null : options.ay;
-    let bx = options.bx === undefined ? null : options.bx;
-    let by = options.by === undefined ? null : options.by;
-    let ex = options.ex === undefined ? null : options.ex;
-    let ey = options.ey === undefined ? null : options.ey;
-    let a_sees = options.a_sees === undefined ? true : options.a_sees;
-    let b_sees = options.b_sees === undefined ? true : options.b_sees;
-    let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
-    let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
-    let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
-    let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
-    const _trace = [];
-    const [geometry, flanks] = _flanking_setup(
-      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
-      b_charmed, _trace
-    );
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(FlankingResult, [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], [], _trace);
+  let speed;
+  speed = mover.speed;
+  if (!(feet <= speed)) {
+    throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "移动" + String(feet) + "尺", []));
+}
 
-  // 夹击: the outcome only (the fields of FLANKING_FIELDS), no trace.
-  function flanking_fast(ally_a, ally_b, enemy, options) {
-    options = _rt_options(
-      options,
-      [
-        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
-        "b_charmed", "dice"
-      ]
-    );
-    let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
-    let ax = options.ax === undefined ? null : options.ax;
-    let ay = options.ay === undefined ? null : options.ay;
-    let bx = options.bx === undefined ? null : options.bx;
-    let by = options.by === undefined ? null : options.by;
-    let ex = options.ex === undefined ? null : options.ex;
-    let ey = options.ey === undefined ? null : options.ey;
-    let a_sees = options.a_sees === undefined ? true : options.a_sees;
-    let b_sees = options.b_sees === undefined ? true : options.b_sees;
-    let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
-    let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
-    let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
-    let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
-    const [geometry, flanks] = _flanking_setup(
-      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
-      b_charmed, null
-    );
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry];
+const MOVE_FIELDS = Object.freeze(["feet"]);
+// The result of move (移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class MoveResult extends Result {}
+MoveResult.PROCEDURE = "move";
+MoveResult.FIELDS = MOVE_FIELDS;
+
+// 移动（D20-F07）
+function move(mover, options) {
+  options = _rt_options(options, ["feet", "dice"]);
+  let feet = options.feet === undefined ? 5 : options.feet;
+  const _trace = [];
+  _move_setup(mover, feet, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(MoveResult, [feet], [], _trace);
+}
+
+// 移动: the outcome only (the fields of MOVE_FIELDS), no trace.
+function move_fast(mover, options) {
+  options = _rt_options(options, ["feet", "dice"]);
+  let feet = options.feet === undefined ? 5 : options.feet;
+  _move_setup(mover, feet, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [feet];
+}
+
+// 移动: the setup once; the function returned rolls and returns the outcome array.
+function move_prepare(mover, options) {
+  options = _rt_options(options, ["feet"]);
+  let feet = options.feet === undefined ? 5 : options.feet;
+  _move_setup(mover, feet, null);
+  const _out = [feet];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 移动: the exact distribution of the fields of MOVE_FIELDS.
+function move_odds(mover, options) {
+  options = _rt_options(options, ["feet"]);
+  let feet = options.feet === undefined ? 5 : options.feet;
+  _move_setup(mover, feet, null);
+  const _odds = new OddsBuilder(MOVE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([feet], _p);
+  return _odds.build();
+}
+
+function _release_grapple_setup(grappler, target, _trace) {
+  if (!(grappler instanceof Combatant && target instanceof Combatant)) {
+    _rt_check_inputs([['type', "擒抱者", grappler, Combatant], ['type', "被擒抱者", target, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "放开了擒抱", []));
+}
 
-  // 夹击: the setup once; the function returned rolls and returns the outcome array.
-  function flanking_prepare(ally_a, ally_b, enemy, options) {
-    options = _rt_options(
-      options,
-      [
-        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
-        "b_charmed"
-      ]
-    );
-    let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
-    let ax = options.ax === undefined ? null : options.ax;
-    let ay = options.ay === undefined ? null : options.ay;
-    let bx = options.bx === undefined ? null : options.bx;
-    let by = options.by === undefined ? null : options.by;
-    let ex = options.ex === undefined ? null : options.ex;
-    let ey = options.ey === undefined ? null : options.ey;
-    let a_sees = options.a_sees === undefined ? true : options.a_sees;
-    let b_sees = options.b_sees === undefined ? true : options.b_sees;
-    let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
-    let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
-    let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
-    let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
-    const [geometry, flanks] = _flanking_setup(
-      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
-      b_charmed, null
-    );
-    const _out1 = flanks ? _R_FLANKING_BONUS : 0;
-    const _out = [flanks, _out1, geometry];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+const RELEASE_GRAPPLE_FIELDS = Object.freeze(["released"]);
+// The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ReleaseGrappleResult extends Result {}
+ReleaseGrappleResult.PROCEDURE = "release_grapple";
+ReleaseGrappleResult.FIELDS = RELEASE_GRAPPLE_FIELDS;
+
+// 放开擒抱（D20-15、D20-F05）
+function release_grapple(grappler, target, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _release_grapple_setup(grappler, target, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ReleaseGrappleResult, [true], [], _trace);
+}
+
+// 放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace.
+function release_grapple_fast(grappler, target, options) {
+  options = _rt_options(options, ["dice"]);
+  _release_grapple_setup(grappler, target, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
+function release_grapple_prepare(grappler, target) {
+  _release_grapple_setup(grappler, target, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
+function release_grapple_odds(grappler, target) {
+  _release_grapple_setup(grappler, target, null);
+  const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _engage_setup(hostile, creature, _trace) {
+  if (!(hostile instanceof Combatant && creature instanceof Combatant)) {
+    _rt_check_inputs([['type', "敌对生物", hostile, Combatant], ['type', "被威胁者", creature, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "被威胁者位于敌对生物的触及范围内", []));
+}
 
-  // 夹击: the exact distribution of the fields of FLANKING_FIELDS.
-  function flanking_odds(ally_a, ally_b, enemy, options) {
-    options = _rt_options(
-      options,
-      [
-        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
-        "b_charmed"
-      ]
-    );
-    let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
-    let ax = options.ax === undefined ? null : options.ax;
-    let ay = options.ay === undefined ? null : options.ay;
-    let bx = options.bx === undefined ? null : options.bx;
-    let by = options.by === undefined ? null : options.by;
-    let ex = options.ex === undefined ? null : options.ex;
-    let ey = options.ey === undefined ? null : options.ey;
-    let a_sees = options.a_sees === undefined ? true : options.a_sees;
-    let b_sees = options.b_sees === undefined ? true : options.b_sees;
-    let a_can_attack = options.a_can_attack === undefined ? true : options.a_can_attack;
-    let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
-    let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
-    let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
-    const [geometry, flanks] = _flanking_setup(
-      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
-      b_charmed, null
-    );
-    const _odds = new OddsBuilder(FLANKING_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], _p);
-    return _odds.build();
+const ENGAGE_FIELDS = Object.freeze(["engaged"]);
+// The result of engage (进入触及范围): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class EngageResult extends Result {}
+EngageResult.PROCEDURE = "engage";
+EngageResult.FIELDS = ENGAGE_FIELDS;
+
+// 进入触及范围（D20-09）
+function engage(hostile, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _engage_setup(hostile, creature, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(EngageResult, [true], [], _trace);
+}
+
+// 进入触及范围: the outcome only (the fields of ENGAGE_FIELDS), no trace.
+function engage_fast(hostile, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  _engage_setup(hostile, creature, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 进入触及范围: the setup once; the function returned rolls and returns the outcome array.
+function engage_prepare(hostile, creature) {
+  _engage_setup(hostile, creature, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 进入触及范围: the exact distribution of the fields of ENGAGE_FIELDS.
+function engage_odds(hostile, creature) {
+  _engage_setup(hostile, creature, null);
+  const _odds = new OddsBuilder(ENGAGE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _disengage_setup(hostile, creature, _trace) {
+  if (!(hostile instanceof Combatant && creature instanceof Combatant)) {
+    _rt_check_inputs([['type', "敌对生物", hostile, Combatant], ['type', "被威胁者", creature, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "被威胁者离开了敌对生物的触及范围", []));
+}
 
-  function _move_setup(mover, feet, _trace) {
-    if (!(mover instanceof Combatant && Number.isInteger(feet) && 0 <= feet && feet <= 500)) {
-      _rt_check_inputs([['type', "移动者", mover, Combatant], ['int', "移动距离", feet, 0, 500]]);
-    }
-    let speed;
-    speed = mover.speed;
-    if (!(feet <= speed)) {
-      throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "移动" + String(feet) + "尺", []));
+const DISENGAGE_FIELDS = Object.freeze(["left"]);
+// The result of disengage (离开触及范围): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class DisengageResult extends Result {}
+DisengageResult.PROCEDURE = "disengage";
+DisengageResult.FIELDS = DISENGAGE_FIELDS;
+
+// 离开触及范围（D20-09）
+function disengage(hostile, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _disengage_setup(hostile, creature, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(DisengageResult, [true], [], _trace);
+}
+
+// 离开触及范围: the outcome only (the fields of DISENGAGE_FIELDS), no trace.
+function disengage_fast(hostile, creature, options) {
+  options = _rt_options(options, ["dice"]);
+  _disengage_setup(hostile, creature, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 离开触及范围: the setup once; the function returned rolls and returns the outcome array.
+function disengage_prepare(hostile, creature) {
+  _disengage_setup(hostile, creature, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 离开触及范围: the exact distribution of the fields of DISENGAGE_FIELDS.
+function disengage_odds(hostile, creature) {
+  _disengage_setup(hostile, creature, null);
+  const _odds = new OddsBuilder(DISENGAGE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _flank_position_setup(flanker, enemy, _trace) {
+  if (!(flanker instanceof Combatant && enemy instanceof Combatant)) {
+    _rt_check_inputs([['type', "夹击者", flanker, Combatant], ['type', "敌人", enemy, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "夹击者处于夹击敌人的位置", []));
+}
 
-  const MOVE_FIELDS = Object.freeze(["feet"]);
-  // The result of move (移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class MoveResult extends Result {}
-  MoveResult.PROCEDURE = "move";
-  MoveResult.FIELDS = MOVE_FIELDS;
+const FLANK_POSITION_FIELDS = Object.freeze(["placed"]);
+// The result of flank_position (进入夹击位置): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class FlankPositionResult extends Result {}
+FlankPositionResult.PROCEDURE = "flank_position";
+FlankPositionResult.FIELDS = FLANK_POSITION_FIELDS;
 
-  // 移动（D20-F07）
-  function move(mover, options) {
-    options = _rt_options(options, ["feet", "dice"]);
-    let feet = options.feet === undefined ? 5 : options.feet;
-    const _trace = [];
-    _move_setup(mover, feet, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(MoveResult, [feet], [], _trace);
+// 进入夹击位置（D20-11、D20-13）
+function flank_position(flanker, enemy, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _flank_position_setup(flanker, enemy, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(FlankPositionResult, [true], [], _trace);
+}
+
+// 进入夹击位置: the outcome only (the fields of FLANK_POSITION_FIELDS), no trace.
+function flank_position_fast(flanker, enemy, options) {
+  options = _rt_options(options, ["dice"]);
+  _flank_position_setup(flanker, enemy, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 进入夹击位置: the setup once; the function returned rolls and returns the outcome array.
+function flank_position_prepare(flanker, enemy) {
+  _flank_position_setup(flanker, enemy, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 进入夹击位置: the exact distribution of the fields of FLANK_POSITION_FIELDS.
+function flank_position_odds(flanker, enemy) {
+  _flank_position_setup(flanker, enemy, null);
+  const _odds = new OddsBuilder(FLANK_POSITION_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _leave_flank_setup(flanker, enemy, _trace) {
+  if (!(flanker instanceof Combatant && enemy instanceof Combatant)) {
+    _rt_check_inputs([['type', "夹击者", flanker, Combatant], ['type', "敌人", enemy, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "夹击者离开了夹击位置", []));
+}
 
-  // 移动: the outcome only (the fields of MOVE_FIELDS), no trace.
-  function move_fast(mover, options) {
-    options = _rt_options(options, ["feet", "dice"]);
-    let feet = options.feet === undefined ? 5 : options.feet;
-    _move_setup(mover, feet, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [feet];
+const LEAVE_FLANK_FIELDS = Object.freeze(["left"]);
+// The result of leave_flank (离开夹击位置): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class LeaveFlankResult extends Result {}
+LeaveFlankResult.PROCEDURE = "leave_flank";
+LeaveFlankResult.FIELDS = LEAVE_FLANK_FIELDS;
+
+// 离开夹击位置（D20-13）
+function leave_flank(flanker, enemy, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _leave_flank_setup(flanker, enemy, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(LeaveFlankResult, [true], [], _trace);
+}
+
+// 离开夹击位置: the outcome only (the fields of LEAVE_FLANK_FIELDS), no trace.
+function leave_flank_fast(flanker, enemy, options) {
+  options = _rt_options(options, ["dice"]);
+  _leave_flank_setup(flanker, enemy, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 离开夹击位置: the setup once; the function returned rolls and returns the outcome array.
+function leave_flank_prepare(flanker, enemy) {
+  _leave_flank_setup(flanker, enemy, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 离开夹击位置: the exact distribution of the fields of LEAVE_FLANK_FIELDS.
+function leave_flank_odds(flanker, enemy) {
+  _leave_flank_setup(flanker, enemy, null);
+  const _odds = new OddsBuilder(LEAVE_FLANK_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _release_vehicle_setup(grappler, _trace) {
+  if (!(grappler instanceof Combatant)) {
+    _rt_check_inputs([['type', "擒抱者", grappler, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "放开了载具", []));
+}
 
-  // 移动: the setup once; the function returned rolls and returns the outcome array.
-  function move_prepare(mover, options) {
-    options = _rt_options(options, ["feet"]);
-    let feet = options.feet === undefined ? 5 : options.feet;
-    _move_setup(mover, feet, null);
-    const _out = [feet];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+const RELEASE_VEHICLE_FIELDS = Object.freeze(["released"]);
+// The result of release_vehicle (放开载具): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ReleaseVehicleResult extends Result {}
+ReleaseVehicleResult.PROCEDURE = "release_vehicle";
+ReleaseVehicleResult.FIELDS = RELEASE_VEHICLE_FIELDS;
+
+// 放开载具（D20-21）
+function release_vehicle(grappler, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _release_vehicle_setup(grappler, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ReleaseVehicleResult, [true], [], _trace);
+}
+
+// 放开载具: the outcome only (the fields of RELEASE_VEHICLE_FIELDS), no trace.
+function release_vehicle_fast(grappler, options) {
+  options = _rt_options(options, ["dice"]);
+  _release_vehicle_setup(grappler, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 放开载具: the setup once; the function returned rolls and returns the outcome array.
+function release_vehicle_prepare(grappler) {
+  _release_vehicle_setup(grappler, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 放开载具: the exact distribution of the fields of RELEASE_VEHICLE_FIELDS.
+function release_vehicle_odds(grappler) {
+  _release_vehicle_setup(grappler, null);
+  const _odds = new OddsBuilder(RELEASE_VEHICLE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, _trace) {
+  power = power instanceof PowerSource ? power : get_power_source(power);
+  if (!(
+    grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size
+    && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width)
+    && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000
+  )) {
+    _rt_check_inputs([
+      ['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12],
+      ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000]
+    ]);
   }
+  let mean_size, size_term, mean_term, dc;
+  mean_size = _rt_round_cbrt(length * width * height, _R_VEHICLE_SIZE_ROUND_STEP);
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "几何平均尺寸约" + String(mean_size) + "尺", [["mean_size", mean_size]]
+  ));
+  size_term = _R_VEHICLE_DC_PER_SIZE * Math.max(0, vehicle_size - grappler.size);
+  mean_term = _R_VEHICLE_DC_PER_10FT * Math.max(
+    0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP)
+  );
+  dc = power.base_dc + size_term + mean_term;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "DC = " + String(power.base_dc) + " + " + String(size_term) + " + " + String(mean_term) + " = " + String(dc),
+    [["dc", dc]]
+  ));
+  return [mean_size, dc];
+}
 
-  // 移动: the exact distribution of the fields of MOVE_FIELDS.
-  function move_odds(mover, options) {
-    options = _rt_options(options, ["feet"]);
-    let feet = options.feet === undefined ? 5 : options.feet;
-    _move_setup(mover, feet, null);
-    const _odds = new OddsBuilder(MOVE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([feet], _p);
-    return _odds.build();
+const VEHICLE_DC_FIELDS = Object.freeze(["dc", "mean_size"]);
+// The result of vehicle_dc (载具的擒抱和推撞DC): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class VehicleDcResult extends Result {}
+VehicleDcResult.PROCEDURE = "vehicle_dc";
+VehicleDcResult.FIELDS = VEHICLE_DC_FIELDS;
+
+// 载具的擒抱和推撞DC（D20-23）
+function vehicle_dc(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(VehicleDcResult, [dc, mean_size], [], _trace);
+}
+
+// 载具的擒抱和推撞DC: the outcome only (the fields of VEHICLE_DC_FIELDS), no trace.
+function vehicle_dc_fast(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(options, ["dice"]);
+  const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [dc, mean_size];
+}
+
+// 载具的擒抱和推撞DC: the setup once; the function returned rolls and returns the outcome array.
+function vehicle_dc_prepare(grappler, power, vehicle_size, length, width, height) {
+  const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
+  const _out = [dc, mean_size];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 载具的擒抱和推撞DC: the exact distribution of the fields of VEHICLE_DC_FIELDS.
+function vehicle_dc_odds(grappler, power, vehicle_size, length, width, height) {
+  const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
+  const _odds = new OddsBuilder(VEHICLE_DC_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([dc, mean_size], _p);
+  return _odds.build();
+}
+
+function _vehicle_check_setup(
+  grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
+  vehicle_held, bonus, obstacle_at, _trace
+) {
+  power = power instanceof PowerSource ? power : get_power_source(power);
+  if (!(
+    grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size
+    && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width)
+    && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000
+    && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && typeof free_hand === 'boolean'
+    && typeof shove === 'boolean' && typeof knock_prone === 'boolean' && typeof resisting === 'boolean'
+    && typeof vehicle_held === 'boolean' && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 900
+    && Number.isInteger(obstacle_at) && (-1) <= obstacle_at && obstacle_at <= 10000
+  )) {
+    _rt_check_inputs([
+      ['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12],
+      ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000],
+      ['int', "距离", distance, 0, 1000], ['bool', "有空手", free_hand], ['bool', "推撞", shove],
+      ['bool', "选择击倒", knock_prone], ['bool', "载具尝试逃脱", resisting], ['bool', "正擒抱着载具", vehicle_held],
+      ['int', "其他加值", bonus, (-100), 900], ['int', "障碍物距离", obstacle_at, (-1), 10000]
+    ]);
   }
-
-  function _release_grapple_setup(grappler, target, _trace) {
-    if (!(grappler instanceof Combatant && target instanceof Combatant)) {
-      _rt_check_inputs([['type', "擒抱者", grappler, Combatant], ['type', "被擒抱者", target, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "放开了擒抱", []));
+  let reach, mean_size, dc;
+  if (!(!resisting || vehicle_held && !shove)) {
+    throw new NotHoldingVehicle("只有正擒抱着载具时，才能在载具尝试逃脱时再次检定（推撞不适用）");
   }
-
-  const RELEASE_GRAPPLE_FIELDS = Object.freeze(["released"]);
-  // The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ReleaseGrappleResult extends Result {}
-  ReleaseGrappleResult.PROCEDURE = "release_grapple";
-  ReleaseGrappleResult.FIELDS = RELEASE_GRAPPLE_FIELDS;
-
-  // 放开擒抱（D20-15、D20-F05）
-  function release_grapple(grappler, target, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _release_grapple_setup(grappler, target, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ReleaseGrappleResult, [true], [], _trace);
+  if (!(shove || free_hand || resisting)) {
+    throw new NoFreeHand("你至少要腾出一只空手");
   }
-
-  // 放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace.
-  function release_grapple_fast(grappler, target, options) {
-    options = _rt_options(options, ["dice"]);
-    _release_grapple_setup(grappler, target, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, grappler.size - _R_MEDIUM_SIZE_CATEGORY);
+  if (!(distance <= reach)) {
+    throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
   }
+  mean_size = _rt_round_cbrt(length * width * height, _R_VEHICLE_SIZE_ROUND_STEP);
+  dc = power.base_dc + _R_VEHICLE_DC_PER_SIZE * Math.max(0, vehicle_size - grappler.size) + _R_VEHICLE_DC_PER_10FT * Math.max(
+    0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP)
+  );
+  return [dc];
+}
 
-  // 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
-  function release_grapple_prepare(grappler, target) {
-    _release_grapple_setup(grappler, target, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
+const VEHICLE_CHECK_FIELDS = Object.freeze([
+  "dc", "total", "holds", "escapes", "shove_feet", "prone", "obstacle_damage", "vehicle_speed_zero", "takes_hold",
+  "breaks_free"
+]);
+// The result of vehicle_check (对载具的擒抱或推撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class VehicleCheckResult extends Result {}
+VehicleCheckResult.PROCEDURE = "vehicle_check";
+VehicleCheckResult.FIELDS = VEHICLE_CHECK_FIELDS;
 
-  // 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
-  function release_grapple_odds(grappler, target) {
-    _release_grapple_setup(grappler, target, null);
-    const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _engage_setup(hostile, creature, _trace) {
-    if (!(hostile instanceof Combatant && creature instanceof Combatant)) {
-      _rt_check_inputs([['type', "敌对生物", hostile, Combatant], ['type', "被威胁者", creature, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "被威胁者位于敌对生物的触及范围内", []));
-  }
-
-  const ENGAGE_FIELDS = Object.freeze(["engaged"]);
-  // The result of engage (进入触及范围): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class EngageResult extends Result {}
-  EngageResult.PROCEDURE = "engage";
-  EngageResult.FIELDS = ENGAGE_FIELDS;
-
-  // 进入触及范围（D20-09）
-  function engage(hostile, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _engage_setup(hostile, creature, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(EngageResult, [true], [], _trace);
-  }
-
-  // 进入触及范围: the outcome only (the fields of ENGAGE_FIELDS), no trace.
-  function engage_fast(hostile, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    _engage_setup(hostile, creature, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 进入触及范围: the setup once; the function returned rolls and returns the outcome array.
-  function engage_prepare(hostile, creature) {
-    _engage_setup(hostile, creature, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 进入触及范围: the exact distribution of the fields of ENGAGE_FIELDS.
-  function engage_odds(hostile, creature) {
-    _engage_setup(hostile, creature, null);
-    const _odds = new OddsBuilder(ENGAGE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _disengage_setup(hostile, creature, _trace) {
-    if (!(hostile instanceof Combatant && creature instanceof Combatant)) {
-      _rt_check_inputs([['type', "敌对生物", hostile, Combatant], ['type', "被威胁者", creature, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "被威胁者离开了敌对生物的触及范围", []));
-  }
-
-  const DISENGAGE_FIELDS = Object.freeze(["left"]);
-  // The result of disengage (离开触及范围): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class DisengageResult extends Result {}
-  DisengageResult.PROCEDURE = "disengage";
-  DisengageResult.FIELDS = DISENGAGE_FIELDS;
-
-  // 离开触及范围（D20-09）
-  function disengage(hostile, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _disengage_setup(hostile, creature, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(DisengageResult, [true], [], _trace);
-  }
-
-  // 离开触及范围: the outcome only (the fields of DISENGAGE_FIELDS), no trace.
-  function disengage_fast(hostile, creature, options) {
-    options = _rt_options(options, ["dice"]);
-    _disengage_setup(hostile, creature, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 离开触及范围: the setup once; the function returned rolls and returns the outcome array.
-  function disengage_prepare(hostile, creature) {
-    _disengage_setup(hostile, creature, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 离开触及范围: the exact distribution of the fields of DISENGAGE_FIELDS.
-  function disengage_odds(hostile, creature) {
-    _disengage_setup(hostile, creature, null);
-    const _odds = new OddsBuilder(DISENGAGE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _flank_position_setup(flanker, enemy, _trace) {
-    if (!(flanker instanceof Combatant && enemy instanceof Combatant)) {
-      _rt_check_inputs([['type', "夹击者", flanker, Combatant], ['type', "敌人", enemy, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "夹击者处于夹击敌人的位置", []));
-  }
-
-  const FLANK_POSITION_FIELDS = Object.freeze(["placed"]);
-  // The result of flank_position (进入夹击位置): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class FlankPositionResult extends Result {}
-  FlankPositionResult.PROCEDURE = "flank_position";
-  FlankPositionResult.FIELDS = FLANK_POSITION_FIELDS;
-
-  // 进入夹击位置（D20-11、D20-13）
-  function flank_position(flanker, enemy, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _flank_position_setup(flanker, enemy, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(FlankPositionResult, [true], [], _trace);
-  }
-
-  // 进入夹击位置: the outcome only (the fields of FLANK_POSITION_FIELDS), no trace.
-  function flank_position_fast(flanker, enemy, options) {
-    options = _rt_options(options, ["dice"]);
-    _flank_position_setup(flanker, enemy, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 进入夹击位置: the setup once; the function returned rolls and returns the outcome array.
-  function flank_position_prepare(flanker, enemy) {
-    _flank_position_setup(flanker, enemy, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 进入夹击位置: the exact distribution of the fields of FLANK_POSITION_FIELDS.
-  function flank_position_odds(flanker, enemy) {
-    _flank_position_setup(flanker, enemy, null);
-    const _odds = new OddsBuilder(FLANK_POSITION_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _leave_flank_setup(flanker, enemy, _trace) {
-    if (!(flanker instanceof Combatant && enemy instanceof Combatant)) {
-      _rt_check_inputs([['type', "夹击者", flanker, Combatant], ['type', "敌人", enemy, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "夹击者离开了夹击位置", []));
-  }
-
-  const LEAVE_FLANK_FIELDS = Object.freeze(["left"]);
-  // The result of leave_flank (离开夹击位置): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class LeaveFlankResult extends Result {}
-  LeaveFlankResult.PROCEDURE = "leave_flank";
-  LeaveFlankResult.FIELDS = LEAVE_FLANK_FIELDS;
-
-  // 离开夹击位置（D20-13）
-  function leave_flank(flanker, enemy, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _leave_flank_setup(flanker, enemy, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(LeaveFlankResult, [true], [], _trace);
-  }
-
-  // 离开夹击位置: the outcome only (the fields of LEAVE_FLANK_FIELDS), no trace.
-  function leave_flank_fast(flanker, enemy, options) {
-    options = _rt_options(options, ["dice"]);
-    _leave_flank_setup(flanker, enemy, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 离开夹击位置: the setup once; the function returned rolls and returns the outcome array.
-  function leave_flank_prepare(flanker, enemy) {
-    _leave_flank_setup(flanker, enemy, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 离开夹击位置: the exact distribution of the fields of LEAVE_FLANK_FIELDS.
-  function leave_flank_odds(flanker, enemy) {
-    _leave_flank_setup(flanker, enemy, null);
-    const _odds = new OddsBuilder(LEAVE_FLANK_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _release_vehicle_setup(grappler, _trace) {
-    if (!(grappler instanceof Combatant)) {
-      _rt_check_inputs([['type', "擒抱者", grappler, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "放开了载具", []));
-  }
-
-  const RELEASE_VEHICLE_FIELDS = Object.freeze(["released"]);
-  // The result of release_vehicle (放开载具): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ReleaseVehicleResult extends Result {}
-  ReleaseVehicleResult.PROCEDURE = "release_vehicle";
-  ReleaseVehicleResult.FIELDS = RELEASE_VEHICLE_FIELDS;
-
-  // 放开载具（D20-21）
-  function release_vehicle(grappler, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _release_vehicle_setup(grappler, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ReleaseVehicleResult, [true], [], _trace);
-  }
-
-  // 放开载具: the outcome only (the fields of RELEASE_VEHICLE_FIELDS), no trace.
-  function release_vehicle_fast(grappler, options) {
-    options = _rt_options(options, ["dice"]);
-    _release_vehicle_setup(grappler, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 放开载具: the setup once; the function returned rolls and returns the outcome array.
-  function release_vehicle_prepare(grappler) {
-    _release_vehicle_setup(grappler, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 放开载具: the exact distribution of the fields of RELEASE_VEHICLE_FIELDS.
-  function release_vehicle_odds(grappler) {
-    _release_vehicle_setup(grappler, null);
-    const _odds = new OddsBuilder(RELEASE_VEHICLE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, _trace) {
-    power = power instanceof PowerSource ? power : get_power_source(power);
-    if (!(
-      grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size
-      && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width)
-      && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000
-    )) {
-      _rt_check_inputs([
-        ['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12],
-        ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000]
-      ]);
-    }
-    let mean_size, size_term, mean_term, dc;
-    mean_size = _rt_round_cbrt(length * width * height, _R_VEHICLE_SIZE_ROUND_STEP);
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let", "几何平均尺寸约" + String(mean_size) + "尺", [["mean_size", mean_size]]
-    ));
-    size_term = _R_VEHICLE_DC_PER_SIZE * Math.max(0, vehicle_size - grappler.size);
-    mean_term = _R_VEHICLE_DC_PER_10FT * Math.max(
-      0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP)
-    );
-    dc = power.base_dc + size_term + mean_term;
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let", "DC = " + String(power.base_dc) + " + " + String(size_term) + " + " + String(mean_term) + " = " + String(dc),
-      [["dc", dc]]
-    ));
-    return [mean_size, dc];
-  }
-
-  const VEHICLE_DC_FIELDS = Object.freeze(["dc", "mean_size"]);
-  // The result of vehicle_dc (载具的擒抱和推撞DC): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class VehicleDcResult extends Result {}
-  VehicleDcResult.PROCEDURE = "vehicle_dc";
-  VehicleDcResult.FIELDS = VEHICLE_DC_FIELDS;
-
-  // 载具的擒抱和推撞DC（D20-23）
-  function vehicle_dc(grappler, power, vehicle_size, length, width, height, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(VehicleDcResult, [dc, mean_size], [], _trace);
-  }
-
-  // 载具的擒抱和推撞DC: the outcome only (the fields of VEHICLE_DC_FIELDS), no trace.
-  function vehicle_dc_fast(grappler, power, vehicle_size, length, width, height, options) {
-    options = _rt_options(options, ["dice"]);
-    const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [dc, mean_size];
-  }
-
-  // 载具的擒抱和推撞DC: the setup once; the function returned rolls and returns the outcome array.
-  function vehicle_dc_prepare(grappler, power, vehicle_size, length, width, height) {
-    const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
-    const _out = [dc, mean_size];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 载具的擒抱和推撞DC: the exact distribution of the fields of VEHICLE_DC_FIELDS.
-  function vehicle_dc_odds(grappler, power, vehicle_size, length, width, height) {
-    const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
-    const _odds = new OddsBuilder(VEHICLE_DC_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([dc, mean_size], _p);
-    return _odds.build();
-  }
-
-  function _vehicle_check_setup(
+// 对载具的擒抱或推撞（D20-21、D20-22、D20-23）
+function vehicle_check(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(
+    options,
+    ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at", "dice"]
+  );
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let shove = options.shove === undefined ? false : options.shove;
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let resisting = options.resisting === undefined ? false : options.resisting;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  const _trace = [];
+  const [dc] = _vehicle_check_setup(
     grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
     vehicle_held, bonus, obstacle_at, _trace
-  ) {
-    power = power instanceof PowerSource ? power : get_power_source(power);
-    if (!(
-      grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size
-      && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width)
-      && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000
-      && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && typeof free_hand === 'boolean'
-      && typeof shove === 'boolean' && typeof knock_prone === 'boolean' && typeof resisting === 'boolean'
-      && typeof vehicle_held === 'boolean' && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 900
-      && Number.isInteger(obstacle_at) && (-1) <= obstacle_at && obstacle_at <= 10000
-    )) {
-      _rt_check_inputs([
-        ['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12],
-        ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000],
-        ['int', "距离", distance, 0, 1000], ['bool', "有空手", free_hand], ['bool', "推撞", shove],
-        ['bool', "选择击倒", knock_prone], ['bool', "载具尝试逃脱", resisting], ['bool', "正擒抱着载具", vehicle_held],
-        ['int', "其他加值", bonus, (-100), 900], ['int', "障碍物距离", obstacle_at, (-1), 10000]
-      ]);
-    }
-    let reach, mean_size, dc;
-    if (!(!resisting || vehicle_held && !shove)) {
-      throw new NotHoldingVehicle("只有正擒抱着载具时，才能在载具尝试逃脱时再次检定（推撞不适用）");
-    }
-    if (!(shove || free_hand || resisting)) {
-      throw new NoFreeHand("你至少要腾出一只空手");
-    }
-    reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, grappler.size - _R_MEDIUM_SIZE_CATEGORY);
-    if (!(distance <= reach)) {
-      throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
-    }
-    mean_size = _rt_round_cbrt(length * width * height, _R_VEHICLE_SIZE_ROUND_STEP);
-    dc = power.base_dc + _R_VEHICLE_DC_PER_SIZE * Math.max(0, vehicle_size - grappler.size) + _R_VEHICLE_DC_PER_10FT * Math.max(
-      0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP)
-    );
-    return [dc];
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _roll_roll, roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice;
+  let _obstacle_damage_roll, obstacle_damage;
+  _roll_roll = _rt_roll_d20(_source, 0);
+  _rolls.push(_roll_roll);
+  roll = _roll_roll.natural;
+  _trace.push(new TraceStep(
+    "d20", _rt_d20_sentence("力量（运动）检定", _roll_roll), [["faces", _roll_roll.faces], ["roll", roll]]
+  ));
+  total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
+  beats = total > dc;
+  push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+  blocked = obstacle_at >= 0 && push > obstacle_at;
+  shove_feet = blocked ? obstacle_at : push;
+  obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+  if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
+    _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
   }
-
-  const VEHICLE_CHECK_FIELDS = Object.freeze([
-    "dc", "total", "holds", "escapes", "shove_feet", "prone", "obstacle_damage", "vehicle_speed_zero", "takes_hold",
-    "breaks_free"
-  ]);
-  // The result of vehicle_check (对载具的擒抱或推撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class VehicleCheckResult extends Result {}
-  VehicleCheckResult.PROCEDURE = "vehicle_check";
-  VehicleCheckResult.FIELDS = VEHICLE_CHECK_FIELDS;
-
-  // 对载具的擒抱或推撞（D20-21、D20-22、D20-23）
-  function vehicle_check(grappler, power, vehicle_size, length, width, height, options) {
-    options = _rt_options(
-      options,
-      ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at", "dice"]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let shove = options.shove === undefined ? false : options.shove;
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let resisting = options.resisting === undefined ? false : options.resisting;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    const _trace = [];
-    const [dc] = _vehicle_check_setup(
-      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
-      vehicle_held, bonus, obstacle_at, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _roll_roll, roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice;
-    let _obstacle_damage_roll, obstacle_damage;
-    _roll_roll = _rt_roll_d20(_source, 0);
-    _rolls.push(_roll_roll);
-    roll = _roll_roll.natural;
+  _obstacle_damage_dice = obstacle_dice > 0 ? _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) : null;
+  if (_obstacle_damage_dice !== null) {
+    _obstacle_damage_roll = _rt_roll_damage(_source, _obstacle_damage_dice.terms, false);
+    _rolls.push(_obstacle_damage_roll);
+    obstacle_damage = _obstacle_damage_roll.total + _obstacle_damage_dice.flat;
     _trace.push(new TraceStep(
-      "d20", _rt_d20_sentence("力量（运动）检定", _roll_roll), [["faces", _roll_roll.faces], ["roll", roll]]
+      "roll", _rt_damage_sentence("撞击伤害", _obstacle_damage_roll, _obstacle_damage_dice.flat),
+      [["faces", _obstacle_damage_roll.faces], ["obstacle_damage", obstacle_damage]]
     ));
-    total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
-    beats = total > dc;
-    push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-    blocked = obstacle_at >= 0 && push > obstacle_at;
-    shove_feet = blocked ? obstacle_at : push;
-    obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
-    if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
-      _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
-    }
-    _obstacle_damage_dice = obstacle_dice > 0 ? _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) : null;
-    if (_obstacle_damage_dice !== null) {
-      _obstacle_damage_roll = _rt_roll_damage(_source, _obstacle_damage_dice.terms, false);
-      _rolls.push(_obstacle_damage_roll);
-      obstacle_damage = _obstacle_damage_roll.total + _obstacle_damage_dice.flat;
-      _trace.push(new TraceStep(
-        "roll", _rt_damage_sentence("撞击伤害", _obstacle_damage_roll, _obstacle_damage_dice.flat),
-        [["faces", _obstacle_damage_roll.faces], ["obstacle_damage", obstacle_damage]]
-      ));
-    }
-    else {
-      obstacle_damage = 0;
-    }
-    if (beats && !shove) {
-      _trace.push(new TraceStep(
-        "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被擒抱，移动力变为0，且无法受益于任何速度加值", []
-      ));
-    }
-    if (beats && shove && knock_prone) {
-      _trace.push(new TraceStep("note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击倒", []));
-    }
-    if (beats && shove && !knock_prone && !blocked) {
-      _trace.push(new TraceStep(
-        "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺", []
-      ));
-    }
-    if (beats && shove && blocked) {
-      _trace.push(new TraceStep(
-        "note",
-        "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺后撞上障碍物，剩余" + String(push) + "−" + String(shove_feet) + "尺，受到" + String(obstacle_damage) + "点钝击伤害",
-        []
-      ));
-    }
-    if (!beats) {
-      _trace.push(new TraceStep("note", "检定" + String(total) + "没有超过DC" + String(dc), []));
-    }
-    return _rt_result(
-      VehicleCheckResult,
-      [
-        dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
-        beats && !shove && !resisting || resisting && total >= dc, beats && !shove && !resisting, resisting && total < dc
-      ],
-      _rolls, _trace
-    );
   }
+  else {
+    obstacle_damage = 0;
+  }
+  if (beats && !shove) {
+    _trace.push(new TraceStep(
+      "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被擒抱，移动力变为0，且无法受益于任何速度加值", []
+    ));
+  }
+  if (beats && shove && knock_prone) {
+    _trace.push(new TraceStep("note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击倒", []));
+  }
+  if (beats && shove && !knock_prone && !blocked) {
+    _trace.push(new TraceStep(
+      "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺", []
+    ));
+  }
+  if (beats && shove && blocked) {
+    _trace.push(new TraceStep(
+      "note",
+      "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺后撞上障碍物，剩余" + String(push) + "−" + String(shove_feet) + "尺，受到" + String(obstacle_damage) + "点钝击伤害",
+      []
+    ));
+  }
+  if (!beats) {
+    _trace.push(new TraceStep("note", "检定" + String(total) + "没有超过DC" + String(dc), []));
+  }
+  return _rt_result(
+    VehicleCheckResult,
+    [
+      dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
+      beats && !shove && !resisting || resisting && total >= dc, beats && !shove && !resisting, resisting && total < dc
+    ],
+    _rolls, _trace
+  );
+}
 
-  function _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, resisting, bonus, obstacle_at) {
+function _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, resisting, bonus, obstacle_at) {
+  let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
+  roll = dice.die(20);
+  total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
+  beats = total > dc;
+  push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+  blocked = obstacle_at >= 0 && push > obstacle_at;
+  shove_feet = blocked ? obstacle_at : push;
+  obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+  if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
+    _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
+  }
+  if (obstacle_dice > 0) {
+    _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+    obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
+      dice, _obstacle_damage_dice.terms, false
+    ) + _obstacle_damage_dice.flat : 0;
+  }
+  else {
+    obstacle_damage = 0;
+  }
+  return [
+    dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
+    beats && !shove && !resisting || resisting && total >= dc, beats && !shove && !resisting, resisting && total < dc
+  ];
+}
+
+// 对载具的擒抱或推撞: the outcome only (the fields of VEHICLE_CHECK_FIELDS), no trace.
+function vehicle_check_fast(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(
+    options,
+    ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at", "dice"]
+  );
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let shove = options.shove === undefined ? false : options.shove;
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let resisting = options.resisting === undefined ? false : options.resisting;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  const [dc] = _vehicle_check_setup(
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
+    vehicle_held, bonus, obstacle_at, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, resisting, bonus, obstacle_at);
+}
+
+// 对载具的擒抱或推撞: the setup once; the function returned rolls and returns the outcome array.
+function vehicle_check_prepare(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(
+    options, ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at"]
+  );
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let shove = options.shove === undefined ? false : options.shove;
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let resisting = options.resisting === undefined ? false : options.resisting;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  const [dc] = _vehicle_check_setup(
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
+    vehicle_held, bonus, obstacle_at, null
+  );
+  const _total = Math.floor((grappler.strength - 10) / 2);
+  const _total_2 = grappler.athletics ? grappler.proficiency : 0;
+  const _push = shove && !knock_prone;
+  const _obstacle_at_ge_0 = obstacle_at >= 0;
+  const _not_shove = !shove;
+  const _out5 = shove && knock_prone;
+  const _out7 = !shove && !resisting;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
     roll = dice.die(20);
-    total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
+    total = roll + _total + _total_2 + bonus;
     beats = total > dc;
-    push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-    blocked = obstacle_at >= 0 && push > obstacle_at;
+    push = _push && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+    blocked = _obstacle_at_ge_0 && push > obstacle_at;
     shove_feet = blocked ? obstacle_at : push;
     obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
     if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
@@ -6232,50 +6307,32 @@
       obstacle_damage = 0;
     }
     return [
-      dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
-      beats && !shove && !resisting || resisting && total >= dc, beats && !shove && !resisting, resisting && total < dc
+      dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats, obstacle_damage,
+      _out7 && beats || resisting && total >= dc, _out7 && beats, resisting && total < dc
     ];
   }
+}
 
-  // 对载具的擒抱或推撞: the outcome only (the fields of VEHICLE_CHECK_FIELDS), no trace.
-  function vehicle_check_fast(grappler, power, vehicle_size, length, width, height, options) {
-    options = _rt_options(
-      options,
-      ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at", "dice"]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let shove = options.shove === undefined ? false : options.shove;
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let resisting = options.resisting === undefined ? false : options.resisting;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    const [dc] = _vehicle_check_setup(
-      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
-      vehicle_held, bonus, obstacle_at, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, resisting, bonus, obstacle_at);
-  }
-
-  // 对载具的擒抱或推撞: the setup once; the function returned rolls and returns the outcome array.
-  function vehicle_check_prepare(grappler, power, vehicle_size, length, width, height, options) {
-    options = _rt_options(
-      options, ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at"]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let shove = options.shove === undefined ? false : options.shove;
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let resisting = options.resisting === undefined ? false : options.resisting;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    const [dc] = _vehicle_check_setup(
-      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
-      vehicle_held, bonus, obstacle_at, null
-    );
+// 对载具的擒抱或推撞: the exact distribution of the fields of VEHICLE_CHECK_FIELDS.
+function vehicle_check_odds(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(
+    options, ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at"]
+  );
+  let distance = options.distance === undefined ? 5 : options.distance;
+  let free_hand = options.free_hand === undefined ? true : options.free_hand;
+  let shove = options.shove === undefined ? false : options.shove;
+  let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
+  let resisting = options.resisting === undefined ? false : options.resisting;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
+  const [dc] = _vehicle_check_setup(
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
+    vehicle_held, bonus, obstacle_at, null
+  );
+  const _odds = new OddsBuilder(VEHICLE_CHECK_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  {
     const _total = Math.floor((grappler.strength - 10) / 2);
     const _total_2 = grappler.athletics ? grappler.proficiency : 0;
     const _push = shove && !knock_prone;
@@ -6283,864 +6340,809 @@
     const _not_shove = !shove;
     const _out5 = shove && knock_prone;
     const _out7 = !shove && !resisting;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
-      roll = dice.die(20);
-      total = roll + _total + _total_2 + bonus;
-      beats = total > dc;
-      push = _push && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-      blocked = _obstacle_at_ge_0 && push > obstacle_at;
-      shove_feet = blocked ? obstacle_at : push;
-      obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
-      if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
-        _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
-      }
-      if (obstacle_dice > 0) {
-        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-        obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
-          dice, _obstacle_damage_dice.terms, false
-        ) + _obstacle_damage_dice.flat : 0;
-      }
-      else {
-        obstacle_damage = 0;
-      }
-      return [
-        dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats, obstacle_damage,
-        _out7 && beats || resisting && total >= dc, _out7 && beats, resisting && total < dc
-      ];
-    }
-  }
-
-  // 对载具的擒抱或推撞: the exact distribution of the fields of VEHICLE_CHECK_FIELDS.
-  function vehicle_check_odds(grappler, power, vehicle_size, length, width, height, options) {
-    options = _rt_options(
-      options, ["distance", "free_hand", "shove", "knock_prone", "resisting", "vehicle_held", "bonus", "obstacle_at"]
-    );
-    let distance = options.distance === undefined ? 5 : options.distance;
-    let free_hand = options.free_hand === undefined ? true : options.free_hand;
-    let shove = options.shove === undefined ? false : options.shove;
-    let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
-    let resisting = options.resisting === undefined ? false : options.resisting;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
-    const [dc] = _vehicle_check_setup(
-      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, resisting,
-      vehicle_held, bonus, obstacle_at, null
-    );
-    const _odds = new OddsBuilder(VEHICLE_CHECK_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    {
-      const _total = Math.floor((grappler.strength - 10) / 2);
-      const _total_2 = grappler.athletics ? grappler.proficiency : 0;
-      const _push = shove && !knock_prone;
-      const _obstacle_at_ge_0 = obstacle_at >= 0;
-      const _not_shove = !shove;
-      const _out5 = shove && knock_prone;
-      const _out7 = !shove && !resisting;
-      if (!_obstacle_at_ge_0) {
-        let roll, total, beats, push, shove_feet;
-        for (const _roll_item of _odds.each(_rt_d20_distribution(0))) {
-          roll = _roll_item[0];
-          const _roll_p = _p * _roll_item[1];
-          total = roll + _total + _total_2 + bonus;
-          beats = total > dc;
-          push = _push && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-          shove_feet = push;
-          _odds.put(
-            [
-              dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats, 0,
-              _out7 && beats || resisting && total >= dc, _out7 && beats, resisting && total < dc
-            ],
-            _roll_p
-          );
-        }
-        return _odds.build();
-      }
-    }
-    let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
-    for (const _roll_item of _odds.each(_rt_d20_distribution(0))) {
-      roll = _roll_item[0];
-      const _roll_p = _p * _roll_item[1];
-      total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
-      beats = total > dc;
-      push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-      blocked = obstacle_at >= 0 && push > obstacle_at;
-      shove_feet = blocked ? obstacle_at : push;
-      obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
-      if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
-        _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
-      }
-      _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-      for (const _obstacle_damage_item of _odds.each(
-        (obstacle_dice > 0)
-        && _obstacle_damage_dice !== null ? _rt_dice_items(
-          _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
-        ) : _rt_ZERO_ITEMS
-      )) {
-        obstacle_damage = _obstacle_damage_item[0];
-        const _obstacle_damage_p = _roll_p * _obstacle_damage_item[1];
+    if (!_obstacle_at_ge_0) {
+      let roll, total, beats, push, shove_feet;
+      for (const _roll_item of _odds.each(_rt_d20_distribution(0))) {
+        roll = _roll_item[0];
+        const _roll_p = _p * _roll_item[1];
+        total = roll + _total + _total_2 + bonus;
+        beats = total > dc;
+        push = _push && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+        shove_feet = push;
         _odds.put(
           [
-            dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
-            beats && !shove && !resisting || resisting && total >= dc, beats && !shove && !resisting,
-            resisting && total < dc
+            dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats, 0,
+            _out7 && beats || resisting && total >= dc, _out7 && beats, resisting && total < dc
           ],
-          _obstacle_damage_p
+          _roll_p
         );
       }
+      return _odds.build();
     }
-    return _odds.build();
   }
-
-  function _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, _trace) {
-    if (!(
-      grappler instanceof Combatant && Number.isInteger(vehicle_size) && 1 <= vehicle_size && vehicle_size <= 12
-      && Number.isInteger(feet) && 0 <= feet && feet <= 500 && typeof reposition === 'boolean'
-      && typeof vehicle_held === 'boolean'
+  let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
+  for (const _roll_item of _odds.each(_rt_d20_distribution(0))) {
+    roll = _roll_item[0];
+    const _roll_p = _p * _roll_item[1];
+    total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
+    beats = total > dc;
+    push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+    blocked = obstacle_at >= 0 && push > obstacle_at;
+    shove_feet = blocked ? obstacle_at : push;
+    obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+    if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
+      _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
+    }
+    _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+    for (const _obstacle_damage_item of _odds.each(
+      (obstacle_dice > 0)
+      && _obstacle_damage_dice !== null ? _rt_dice_items(
+        _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
+      ) : _rt_ZERO_ITEMS
     )) {
-      _rt_check_inputs([
-        ['type', "擒抱者", grappler, Combatant], ['int', "载具体型", vehicle_size, 1, 12],
-        ['int', "移动距离", feet, 0, 500], ['bool', "移动载具", reposition], ['bool', "正擒抱着载具", vehicle_held]
-      ]);
+      obstacle_damage = _obstacle_damage_item[0];
+      const _obstacle_damage_p = _roll_p * _obstacle_damage_item[1];
+      _odds.put(
+        [
+          dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
+          beats && !shove && !resisting || resisting && total >= dc, beats && !shove && !resisting,
+          resisting && total < dc
+        ],
+        _obstacle_damage_p
+      );
     }
-    let halved, speed, reposition_cost, spent;
-    if (!(vehicle_held)) {
-      throw new NotGrappling("只有在擒抱目标时才能拖拽它");
-    }
-    halved = vehicle_size > grappler.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
-    speed = halved ? Math.floor(grappler.speed / 2) : grappler.speed;
+  }
+  return _odds.build();
+}
+
+function _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, _trace) {
+  if (!(
+    grappler instanceof Combatant && Number.isInteger(vehicle_size) && 1 <= vehicle_size && vehicle_size <= 12
+    && Number.isInteger(feet) && 0 <= feet && feet <= 500 && typeof reposition === 'boolean'
+    && typeof vehicle_held === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "擒抱者", grappler, Combatant], ['int', "载具体型", vehicle_size, 1, 12],
+      ['int', "移动距离", feet, 0, 500], ['bool', "移动载具", reposition], ['bool', "正擒抱着载具", vehicle_held]
+    ]);
+  }
+  let halved, speed, reposition_cost, spent;
+  if (!(vehicle_held)) {
+    throw new NotGrappling("只有在擒抱目标时才能拖拽它");
+  }
+  halved = vehicle_size > grappler.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
+  speed = halved ? Math.floor(grappler.speed / 2) : grappler.speed;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "拖行载具时的移动速度" + String(speed) + "尺", [["speed", speed]]
+  ));
+  if (!(feet <= speed)) {
+    throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
+  }
+  reposition_cost = reposition ? _R_GRAPPLE_MOVE_FEET : 0;
+  spent = (halved ? feet * 2 : feet) + reposition_cost;
+  if (feet > 0 || reposition) {
     if (_trace !== null) _trace.push(new TraceStep(
-      "let", "拖行载具时的移动速度" + String(speed) + "尺", [["speed", speed]]
+      "note", "拖着载具移动" + String(feet) + "尺，消耗移动力" + String(spent) + "尺", []
     ));
-    if (!(feet <= speed)) {
-      throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
-    }
-    reposition_cost = reposition ? _R_GRAPPLE_MOVE_FEET : 0;
-    spent = (halved ? feet * 2 : feet) + reposition_cost;
-    if (feet > 0 || reposition) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "拖着载具移动" + String(feet) + "尺，消耗移动力" + String(spent) + "尺", []
-      ));
-    }
-    return [halved, speed, spent];
   }
+  return [halved, speed, spent];
+}
 
-  const VEHICLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost", "spent"]);
-  // The result of vehicle_move (擒抱载具中移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class VehicleMoveResult extends Result {}
-  VehicleMoveResult.PROCEDURE = "vehicle_move";
-  VehicleMoveResult.FIELDS = VEHICLE_MOVE_FIELDS;
+const VEHICLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost", "spent"]);
+// The result of vehicle_move (擒抱载具中移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class VehicleMoveResult extends Result {}
+VehicleMoveResult.PROCEDURE = "vehicle_move";
+VehicleMoveResult.FIELDS = VEHICLE_MOVE_FIELDS;
 
-  // 擒抱载具中移动（D20-21、D20-18、D20-F07）
-  function vehicle_move(grappler, vehicle_size, options) {
-    options = _rt_options(options, ["feet", "reposition", "vehicle_held", "dice"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    const _trace = [];
-    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(VehicleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET, spent], [], _trace);
-  }
+// 擒抱载具中移动（D20-21、D20-18、D20-F07）
+function vehicle_move(grappler, vehicle_size, options) {
+  options = _rt_options(options, ["feet", "reposition", "vehicle_held", "dice"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  const _trace = [];
+  const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(VehicleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET, spent], [], _trace);
+}
 
-  // 擒抱载具中移动: the outcome only (the fields of VEHICLE_MOVE_FIELDS), no trace.
-  function vehicle_move_fast(grappler, vehicle_size, options) {
-    options = _rt_options(options, ["feet", "reposition", "vehicle_held", "dice"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [speed, halved, _R_GRAPPLE_MOVE_FEET, spent];
-  }
+// 擒抱载具中移动: the outcome only (the fields of VEHICLE_MOVE_FIELDS), no trace.
+function vehicle_move_fast(grappler, vehicle_size, options) {
+  options = _rt_options(options, ["feet", "reposition", "vehicle_held", "dice"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [speed, halved, _R_GRAPPLE_MOVE_FEET, spent];
+}
 
-  // 擒抱载具中移动: the setup once; the function returned rolls and returns the outcome array.
-  function vehicle_move_prepare(grappler, vehicle_size, options) {
-    options = _rt_options(options, ["feet", "reposition", "vehicle_held"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
-    const _out2 = _R_GRAPPLE_MOVE_FEET;
-    const _out = [speed, halved, _out2, spent];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
+// 擒抱载具中移动: the setup once; the function returned rolls and returns the outcome array.
+function vehicle_move_prepare(grappler, vehicle_size, options) {
+  options = _rt_options(options, ["feet", "reposition", "vehicle_held"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
+  const _out2 = _R_GRAPPLE_MOVE_FEET;
+  const _out = [speed, halved, _out2, spent];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
 
-  // 擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS.
-  function vehicle_move_odds(grappler, vehicle_size, options) {
-    options = _rt_options(options, ["feet", "reposition", "vehicle_held"]);
-    let feet = options.feet === undefined ? 0 : options.feet;
-    let reposition = options.reposition === undefined ? false : options.reposition;
-    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
-    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
-    const _odds = new OddsBuilder(VEHICLE_MOVE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
-    return _odds.build();
-  }
+// 擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS.
+function vehicle_move_odds(grappler, vehicle_size, options) {
+  options = _rt_options(options, ["feet", "reposition", "vehicle_held"]);
+  let feet = options.feet === undefined ? 0 : options.feet;
+  let reposition = options.reposition === undefined ? false : options.reposition;
+  let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+  const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
+  const _odds = new OddsBuilder(VEHICLE_MOVE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
+  return _odds.build();
+}
 
-  // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
-  // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
-  const PROCEDURE_INFO = Object.freeze({
-    "attack": {
-      name: "武器攻击",
-      params: [
-        ["attacker", "攻击者", "combatant"], ["target", "目标", "combatant"], ["weapon", "武器", "weapons"],
-        ["distance", "距离", "int"], ["proficient", "熟练", "bool"], ["thrown", "投掷", "bool"],
-        ["two_handed", "双手持用", "bool"], ["offhand", "副手附赠攻击", "bool"],
-        ["light_attack_made", "本回合已用轻型武器攻击", "bool"], ["willing", "目标自愿", "bool"],
-        ["target_unseen", "看不见目标", "bool"], ["guessed_wrong", "猜错位置", "bool"],
-        ["attacker_unseen", "目标看不见攻击者", "bool"], ["hostile_nearby", "身边有敌", "bool"],
-        ["flanking", "夹击", "bool"], ["flank_position", "处于夹击位置", "bool"],
-        ["extra_advantage", "其他优势层数", "int"], ["extra_disadvantage", "其他劣势层数", "int"],
-        ["sneak_dice", "额外d6", "int"], ["other_bonus", "其他加值", "int"]
-      ],
-      positional: ["attacker", "target", "weapon"],
-      fields: [
-        ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"],
-        ["damage_type", "伤害类型", "damage_types"], ["natural", "d20骰值", "int"], ["total", "检定结果", "int"],
-        ["revealed", "暴露位置", "bool"], ["light_main", "轻型武器的攻击动作", "bool"], ["action_kind", "动作种类", "str"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "spell_attack": {
-      name: "法术攻击",
-      params: [
-        ["attacker", "施法者", "combatant"], ["target", "目标", "combatant"], ["dice_count", "伤害骰数", "int"],
-        ["dice_sides", "伤害骰面数", "int"], ["spell_range", "射程", "int"], ["distance", "距离", "int"],
-        ["melee", "近战法术攻击", "bool"], ["hostile_nearby", "身边有敌", "bool"],
-        ["target_unseen", "看不见目标", "bool"], ["caster_unseen", "目标看不见施法者", "bool"],
-        ["flanking", "夹击", "bool"], ["flank_position", "处于夹击位置", "bool"],
-        ["extra_advantage", "其他优势层数", "int"], ["extra_disadvantage", "其他劣势层数", "int"]
-      ],
-      positional: ["attacker", "target", "dice_count", "dice_sides"],
-      fields: [
-        ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"],
-        ["revealed", "暴露位置", "bool"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "charm": {
-      name: "魅惑", params: [["charmer", "魅惑者", "combatant"], ["creature", "被魅惑者", "combatant"]],
-      positional: ["charmer", "creature"], fields: [["charmed", "受魅惑", "bool"]], summary: {hit: null, damage: null}
-    },
-    "end_charm": {
-      name: "魅惑结束", params: [["charmer", "魅惑者", "combatant"], ["creature", "被魅惑者", "combatant"]],
-      positional: ["charmer", "creature"], fields: [["ended", "魅惑结束", "bool"]], summary: {hit: null, damage: null}
-    },
-    "grapple": {
-      name: "擒抱",
-      params: [
-        ["attacker", "擒抱者", "combatant"], ["target", "目标", "combatant"], ["distance", "距离", "int"],
-        ["free_hand", "有空手", "bool"], ["resists", "目标抵抗", "bool"], ["target_skill", "目标技能", "contest_skills"]
-      ],
-      positional: ["attacker", "target"],
-      fields: [
-        ["success", "成功", "bool"], ["attack_total", "擒抱结果", "int"], ["defend_total", "对抗结果", "int"],
-        ["retry_this_turn", "本回合可再试", "bool"], ["failed", "失败", "bool"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "escape_grapple": {
-      name: "逃脱擒抱",
-      params: [
-        ["escaper", "被擒抱者", "combatant"], ["grappler", "擒抱者", "combatant"], ["skill", "技能", "contest_skills"]
-      ],
-      positional: ["escaper", "grappler", "skill"],
-      fields: [["success", "逃脱", "bool"], ["escape_total", "逃脱结果", "int"], ["hold_total", "擒抱者结果", "int"]],
-      summary: {hit: null, damage: null}
-    },
-    "shove": {
-      name: "推撞",
-      params: [
-        ["attacker", "推撞者", "combatant"], ["target", "目标", "combatant"], ["knock_prone", "选择击倒", "bool"],
-        ["distance", "距离", "int"], ["obstacle_at", "障碍物距离", "int"], ["resists", "目标抵抗", "bool"]
-      ],
-      positional: ["attacker", "target"],
-      fields: [
-        ["success", "成功", "bool"], ["prone", "击倒", "bool"], ["push_feet", "击退距离", "int"],
-        ["failed", "失败", "bool"], ["obstacle_damage", "撞击伤害", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "drag": {
-      name: "多方擒抱中的拖拽",
-      params: [
-        ["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["held", "被擒抱者", "combatant"],
-        ["waived", "对方放弃", "bool"]
-      ],
-      positional: ["dragger", "other", "held"],
-      fields: [["success", "成功", "bool"], ["retry_blocked", "下回合前不能再试", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "grapple_move": {
-      name: "擒抱中移动",
-      params: [
-        ["mover", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"], ["feet", "移动距离", "int"],
-        ["reposition", "移动目标", "bool"], ["grappling", "正在擒抱", "bool"]
-      ],
-      positional: ["mover", "target"],
-      fields: [
-        ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"],
-        ["spent", "消耗移动力", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "hide": {
-      name: "躲藏", params: [["character", "躲藏者", "combatant"]], positional: ["character"],
-      fields: [["hidden", "躲藏", "bool"]], summary: {hit: null, damage: null}
-    },
-    "flanking": {
-      name: "夹击",
-      params: [
-        ["ally_a", "生物", "combatant"], ["ally_b", "盟友", "combatant"], ["enemy", "敌人", "combatant"],
-        ["hex_grid", "六角格", "bool"], ["ax", "生物横坐标", "int"], ["ay", "生物纵坐标", "int"],
-        ["bx", "盟友横坐标", "int"], ["by", "盟友纵坐标", "int"], ["ex", "敌人横坐标", "int"],
-        ["ey", "敌人纵坐标", "int"], ["a_sees", "生物能看见目标", "bool"], ["b_sees", "盟友能看见目标", "bool"],
-        ["a_can_attack", "生物能近战攻击", "bool"], ["b_can_attack", "盟友能近战攻击", "bool"],
-        ["a_charmed", "生物被目标魅惑", "bool"], ["b_charmed", "盟友被目标魅惑", "bool"]
-      ],
-      positional: ["ally_a", "ally_b", "enemy"],
-      fields: [["flanks", "夹击", "bool"], ["bonus", "近战攻击加值", "int"], ["geometry", "位置构成夹击", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "move": {
-      name: "移动", params: [["mover", "移动者", "combatant"], ["feet", "移动距离", "int"]], positional: ["mover"],
-      fields: [["feet", "移动距离", "int"]], summary: {hit: null, damage: null}
-    },
-    "release_grapple": {
-      name: "放开擒抱", params: [["grappler", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"]],
-      positional: ["grappler", "target"], fields: [["released", "放开", "bool"]], summary: {hit: null, damage: null}
-    },
-    "engage": {
-      name: "进入触及范围", params: [["hostile", "敌对生物", "combatant"], ["creature", "被威胁者", "combatant"]],
-      positional: ["hostile", "creature"], fields: [["engaged", "位于触及范围内", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "disengage": {
-      name: "离开触及范围", params: [["hostile", "敌对生物", "combatant"], ["creature", "被威胁者", "combatant"]],
-      positional: ["hostile", "creature"], fields: [["left", "离开触及范围", "bool"]], summary: {hit: null, damage: null}
-    },
-    "flank_position": {
-      name: "进入夹击位置", params: [["flanker", "夹击者", "combatant"], ["enemy", "敌人", "combatant"]],
-      positional: ["flanker", "enemy"], fields: [["placed", "处于夹击位置", "bool"]], summary: {hit: null, damage: null}
-    },
-    "leave_flank": {
-      name: "离开夹击位置", params: [["flanker", "夹击者", "combatant"], ["enemy", "敌人", "combatant"]],
-      positional: ["flanker", "enemy"], fields: [["left", "离开夹击位置", "bool"]], summary: {hit: null, damage: null}
-    },
-    "release_vehicle": {
-      name: "放开载具", params: [["grappler", "擒抱者", "combatant"]], positional: ["grappler"],
-      fields: [["released", "放开载具", "bool"]], summary: {hit: null, damage: null}
-    },
-    "vehicle_dc": {
-      name: "载具的擒抱和推撞DC",
-      params: [
-        ["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"],
-        ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"]
-      ],
-      positional: ["grappler", "power", "vehicle_size", "length", "width", "height"],
-      fields: [["dc", "DC", "int"], ["mean_size", "几何平均尺寸", "int"]], summary: {hit: null, damage: null}
-    },
-    "vehicle_check": {
-      name: "对载具的擒抱或推撞",
-      params: [
-        ["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"],
-        ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"], ["distance", "距离", "int"],
-        ["free_hand", "有空手", "bool"], ["shove", "推撞", "bool"], ["knock_prone", "选择击倒", "bool"],
-        ["resisting", "载具尝试逃脱", "bool"], ["vehicle_held", "正擒抱着载具", "bool"], ["bonus", "其他加值", "int"],
-        ["obstacle_at", "障碍物距离", "int"]
-      ],
-      positional: ["grappler", "power", "vehicle_size", "length", "width", "height"],
-      fields: [
-        ["dc", "DC", "int"], ["total", "检定结果", "int"], ["holds", "擒抱成功", "bool"], ["escapes", "载具逃脱", "bool"],
-        ["shove_feet", "推撞距离", "int"], ["prone", "击倒", "bool"], ["obstacle_damage", "撞击伤害", "int"],
-        ["vehicle_speed_zero", "载具移动力为0", "bool"], ["takes_hold", "擒住载具", "bool"],
-        ["breaks_free", "载具挣脱", "bool"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "vehicle_move": {
-      name: "擒抱载具中移动",
-      params: [
-        ["grappler", "擒抱者", "combatant"], ["vehicle_size", "载具体型", "int"], ["feet", "移动距离", "int"],
-        ["reposition", "移动载具", "bool"], ["vehicle_held", "正擒抱着载具", "bool"]
-      ],
-      positional: ["grappler", "vehicle_size"],
-      fields: [
-        ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动载具的消耗", "int"],
-        ["spent", "消耗移动力", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-  });
-
-  // ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
-  const FIGHT_RULES = _rt_fight_rules({
-    combatant: Combatant, stat_count: 20,
-    stats: [
-      ["strength", ["力量", 1, 30]], ["dexterity", ["敏捷", 1, 30]], ["constitution", ["体质", 1, 30]],
-      ["intelligence", ["智力", 1, 30]], ["wisdom", ["感知", 1, 30]], ["charisma", ["魅力", 1, 30]],
-      ["proficiency", ["熟练加值", 0, 10]], ["armor_class", ["护甲等级", 0, 50]], ["crit_range", ["重击范围", 1, 20]],
-      ["size", ["体型", 1, 6]], ["speed", ["速度", 0, 500]], ["spell_ability", ["施法关键属性", 1, 30]],
-      ["flankers", ["夹击者人数", 0, 10]]
+// Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
+// bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
+const PROCEDURE_INFO = Object.freeze({
+  "attack": {
+    name: "武器攻击",
+    params: [
+      ["attacker", "攻击者", "combatant"], ["target", "目标", "combatant"], ["weapon", "武器", "weapons"],
+      ["distance", "距离", "int"], ["proficient", "熟练", "bool"], ["thrown", "投掷", "bool"],
+      ["two_handed", "双手持用", "bool"], ["offhand", "副手附赠攻击", "bool"],
+      ["light_attack_made", "本回合已用轻型武器攻击", "bool"], ["willing", "目标自愿", "bool"],
+      ["target_unseen", "看不见目标", "bool"], ["guessed_wrong", "猜错位置", "bool"],
+      ["attacker_unseen", "目标看不见攻击者", "bool"], ["hostile_nearby", "身边有敌", "bool"],
+      ["flanking", "夹击", "bool"], ["flank_position", "处于夹击位置", "bool"],
+      ["extra_advantage", "其他优势层数", "int"], ["extra_disadvantage", "其他劣势层数", "int"],
+      ["sneak_dice", "额外d6", "int"], ["other_bonus", "其他加值", "int"]
     ],
-    counters: [["damage", "所受伤害"]],
-    tracks: [],
-    accumulate: null, state_index: 0, debuff_index: (-1),
-    state_names: [["prone", "倒地"]],
-    state_stats: [],
-    relations: [["grapple", "擒抱"], ["threat", "近身威胁"], ["flank", "夹击"], ["charm", "魅惑"]],
-    actions: [
-      [
-        "attack",
-        {
-          name: "武器攻击", call: attack, positional: ["attacker", "target", "weapon"], roles: ["attacker", "target"],
-          effects: [
-            ["counter", "target", "damage", "damage", 1, "", "", ""],
-            ["condition", "attacker", "revealed", "", 1, "", "revealed", ""],
-            ["condition", "attacker", "light_attacked", "", 1, "", "light_main", ""]
-          ],
-          odds: attack_odds,
-          params: [
-            ["weapon", "武器"], ["distance", "距离"], ["proficient", "熟练"], ["thrown", "投掷"],
-            ["two_handed", "双手持用"], ["offhand", "副手附赠攻击"], ["light_attack_made", "本回合已用轻型武器攻击"],
-            ["willing", "目标自愿"], ["target_unseen", "看不见目标"], ["guessed_wrong", "猜错位置"],
-            ["attacker_unseen", "目标看不见攻击者"], ["hostile_nearby", "身边有敌"], ["flanking", "夹击"],
-            ["flank_position", "处于夹击位置"], ["extra_advantage", "其他优势层数"],
-            ["extra_disadvantage", "其他劣势层数"], ["sneak_dice", "额外d6"], ["other_bonus", "其他加值"]
-          ],
-          action: "standard", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_kind"
-        }
-      ],
-      [
-        "spell_attack",
-        {
-          name: "法术攻击", call: spell_attack, positional: ["attacker", "target", "dice_count", "dice_sides"],
-          roles: ["attacker", "target"],
-          effects: [
-            ["counter", "target", "damage", "damage", 1, "", "", ""],
-            ["condition", "attacker", "revealed", "", 1, "", "revealed", ""]
-          ],
-          odds: spell_attack_odds,
-          params: [
-            ["dice_count", "伤害骰数"], ["dice_sides", "伤害骰面数"], ["spell_range", "射程"], ["distance", "距离"],
-            ["melee", "近战法术攻击"], ["hostile_nearby", "身边有敌"], ["target_unseen", "看不见目标"],
-            ["caster_unseen", "目标看不见施法者"], ["flanking", "夹击"], ["flank_position", "处于夹击位置"],
-            ["extra_advantage", "其他优势层数"], ["extra_disadvantage", "其他劣势层数"]
-          ],
-          action: "standard", nature: "", subject: 0, checks: [], required: ["dice_count", "dice_sides"]
-        }
-      ],
-      [
-        "charm",
-        {
-          name: "魅惑", call: charm, positional: ["charmer", "creature"], roles: ["charmer", "creature"],
-          effects: [["relation", "charmer", "charm", "", 1, "start", "", "creature"]], odds: charm_odds, params: [],
-          action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "end_charm",
-        {
-          name: "魅惑结束", call: end_charm, positional: ["charmer", "creature"], roles: ["charmer", "creature"],
-          effects: [["relation", "charmer", "charm", "", 1, "end", "", "creature"]], odds: end_charm_odds, params: [],
-          action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "grapple",
-        {
-          name: "擒抱", call: grapple, positional: ["attacker", "target"], roles: ["attacker", "target"],
-          effects: [
-            ["relation", "attacker", "grapple", "", 1, "start", "success", "target"],
-            ["condition", "attacker", "grapple_barred", "", 1, "", "failed", "target"]
-          ],
-          odds: grapple_odds,
-          params: [["distance", "距离"], ["free_hand", "有空手"], ["resists", "目标抵抗"], ["target_skill", "目标技能"]],
-          action: "standard", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "escape_grapple",
-        {
-          name: "逃脱擒抱", call: escape_grapple, positional: ["escaper", "grappler", "skill"],
-          roles: ["escaper", "grappler"],
-          effects: [["relation", "grappler", "grapple", "", 1, "end", "success", "escaper"]], odds: escape_grapple_odds,
-          params: [["skill", "技能"]], action: "standard", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "shove",
-        {
-          name: "推撞", call: shove, positional: ["attacker", "target"], roles: ["attacker", "target"],
-          effects: [
-            ["state", "target", "prone", "", 1, "", "prone", ""],
-            ["condition", "attacker", "shove_barred", "", 1, "", "failed", "target"],
-            ["counter", "target", "damage", "obstacle_damage", 1, "", "", ""]
-          ],
-          odds: shove_odds,
-          params: [
-            ["knock_prone", "选择击倒"], ["distance", "距离"], ["obstacle_at", "障碍物距离"], ["resists", "目标抵抗"]
-          ],
-          action: "standard", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "drag",
-        {
-          name: "多方擒抱中的拖拽", call: drag, positional: ["dragger", "other", "held"],
-          roles: ["dragger", "other", "held"],
-          effects: [
-            ["condition", "dragger", "drag_barred", "", 1, "", "retry_blocked", ""],
-            ["relation", "other", "grapple", "", 1, "end", "success", "held"]
-          ],
-          odds: drag_odds, params: [["waived", "对方放弃"]], action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "grapple_move",
-        {
-          name: "擒抱中移动", call: grapple_move, positional: ["mover", "target"], roles: ["mover", "target"],
-          effects: [], odds: grapple_move_odds,
-          params: [["feet", "移动距离"], ["reposition", "移动目标"], ["grappling", "正在擒抱"]], action: "move",
-          nature: "", subject: 0, checks: [], required: [], costs: [["movement", "spent"]]
-        }
-      ],
-      [
-        "hide",
-        {
-          name: "躲藏", call: hide, positional: ["character"], roles: ["character"],
-          effects: [
-            ["clear", "character", "revealed", "", 1, "", "", ""], ["condition", "character", "hiding", "", 1, "", "", ""]
-          ],
-          odds: hide_odds, params: [], action: "standard", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "flanking",
-        {
-          name: "夹击", call: flanking, positional: ["ally_a", "ally_b", "enemy"], roles: ["ally_a", "ally_b", "enemy"],
-          effects: [], odds: flanking_odds,
-          params: [
-            ["hex_grid", "六角格"], ["ax", "生物横坐标"], ["ay", "生物纵坐标"], ["bx", "盟友横坐标"],
-            ["by", "盟友纵坐标"], ["ex", "敌人横坐标"], ["ey", "敌人纵坐标"], ["a_sees", "生物能看见目标"],
-            ["b_sees", "盟友能看见目标"], ["a_can_attack", "生物能近战攻击"], ["b_can_attack", "盟友能近战攻击"],
-            ["a_charmed", "生物被目标魅惑"], ["b_charmed", "盟友被目标魅惑"]
-          ],
-          action: "", nature: "", subject: 0, checks: [], required: ["ax", "ay", "bx", "by", "ex", "ey"]
-        }
-      ],
-      [
-        "move",
-        {
-          name: "移动", call: move, positional: ["mover"], roles: ["mover"], effects: [], odds: move_odds,
-          params: [["feet", "移动距离"]], action: "move", nature: "", subject: 0, checks: [], required: [],
-          costs: [["movement", "feet"]]
-        }
-      ],
-      [
-        "release_grapple",
-        {
-          name: "放开擒抱", call: release_grapple, positional: ["grappler", "target"], roles: ["grappler", "target"],
-          effects: [["relation", "grappler", "grapple", "", 1, "end", "", "target"]], odds: release_grapple_odds,
-          params: [], action: "free", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "engage",
-        {
-          name: "进入触及范围", call: engage, positional: ["hostile", "creature"], roles: ["hostile", "creature"],
-          effects: [["relation", "hostile", "threat", "", 1, "start", "", "creature"]], odds: engage_odds, params: [],
-          action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "disengage",
-        {
-          name: "离开触及范围", call: disengage, positional: ["hostile", "creature"], roles: ["hostile", "creature"],
-          effects: [["relation", "hostile", "threat", "", 1, "end", "", "creature"]], odds: disengage_odds, params: [],
-          action: "", nature: "", subject: 1, checks: [], required: []
-        }
-      ],
-      [
-        "flank_position",
-        {
-          name: "进入夹击位置", call: flank_position, positional: ["flanker", "enemy"], roles: ["flanker", "enemy"],
-          effects: [["relation", "flanker", "flank", "", 1, "start", "", "enemy"]], odds: flank_position_odds, params: [],
-          action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "leave_flank",
-        {
-          name: "离开夹击位置", call: leave_flank, positional: ["flanker", "enemy"], roles: ["flanker", "enemy"],
-          effects: [["relation", "flanker", "flank", "", 1, "end", "", "enemy"]], odds: leave_flank_odds, params: [],
-          action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "release_vehicle",
-        {
-          name: "放开载具", call: release_vehicle, positional: ["grappler"], roles: ["grappler"],
-          effects: [["clear", "grappler", "holding_vehicle", "", 1, "", "", ""]], odds: release_vehicle_odds, params: [],
-          action: "free", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "vehicle_dc",
-        {
-          name: "载具的擒抱和推撞DC", call: vehicle_dc,
-          positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], roles: ["grappler"],
-          effects: [], odds: vehicle_dc_odds,
-          params: [["power", "动力"], ["vehicle_size", "载具体型"], ["length", "长"], ["width", "宽"], ["height", "高"]],
-          action: "", nature: "", subject: 0, checks: [], required: ["power", "vehicle_size", "length", "width", "height"]
-        }
-      ],
-      [
-        "vehicle_check",
-        {
-          name: "对载具的擒抱或推撞", call: vehicle_check,
-          positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], roles: ["grappler"],
-          effects: [
-            ["condition", "grappler", "holding_vehicle", "", 1, "", "takes_hold", ""],
-            ["clear", "grappler", "holding_vehicle", "", 1, "", "breaks_free", ""]
-          ],
-          odds: vehicle_check_odds,
-          params: [
-            ["power", "动力"], ["vehicle_size", "载具体型"], ["length", "长"], ["width", "宽"], ["height", "高"],
-            ["distance", "距离"], ["free_hand", "有空手"], ["shove", "推撞"], ["knock_prone", "选择击倒"],
-            ["resisting", "载具尝试逃脱"], ["vehicle_held", "正擒抱着载具"], ["bonus", "其他加值"],
-            ["obstacle_at", "障碍物距离"]
-          ],
-          action: "", nature: "", subject: 0, checks: [], required: ["power", "vehicle_size", "length", "width", "height"]
-        }
-      ],
-      [
-        "vehicle_move",
-        {
-          name: "擒抱载具中移动", call: vehicle_move, positional: ["grappler", "vehicle_size"], roles: ["grappler"],
-          effects: [], odds: vehicle_move_odds,
-          params: [
-            ["vehicle_size", "载具体型"], ["feet", "移动距离"], ["reposition", "移动载具"],
-            ["vehicle_held", "正擒抱着载具"]
-          ],
-          action: "move", nature: "", subject: 0, checks: [], required: ["vehicle_size"], costs: [["movement", "spent"]]
-        }
-      ],
+    positional: ["attacker", "target", "weapon"],
+    fields: [
+      ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "damage_types"], ["natural", "d20骰值", "int"], ["total", "检定结果", "int"],
+      ["revealed", "暴露位置", "bool"], ["light_main", "轻型武器的攻击动作", "bool"], ["action_kind", "动作种类", "str"]
     ],
-    on_damage: null,
-    track_states: [],
-    track_debuffs: [],
-    // The most points a track holds: the top of what add_points-like procedures accept (saturated).
-    points_max: 1000000000, taken_max: 1000000000,
-    flag_names: [
-      ["athletics", "运动熟练"], ["acrobatics", "体操熟练"], ["incapacitated", "失能"], ["intangible", "气态或虚化"],
-      ["charmed", "被魅惑"], ["dominated", "被支配"], ["hidden", "躲藏"]
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "spell_attack": {
+    name: "法术攻击",
+    params: [
+      ["attacker", "施法者", "combatant"], ["target", "目标", "combatant"], ["dice_count", "伤害骰数", "int"],
+      ["dice_sides", "伤害骰面数", "int"], ["spell_range", "射程", "int"], ["distance", "距离", "int"],
+      ["melee", "近战法术攻击", "bool"], ["hostile_nearby", "身边有敌", "bool"],
+      ["target_unseen", "看不见目标", "bool"], ["caster_unseen", "目标看不见施法者", "bool"],
+      ["flanking", "夹击", "bool"], ["flank_position", "处于夹击位置", "bool"],
+      ["extra_advantage", "其他优势层数", "int"], ["extra_disadvantage", "其他劣势层数", "int"]
     ],
-    // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
-    // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
-    conditions: [
-      [
-        "charmed_by",
-        [
-          "受魅惑", [["charmed", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["D20-F13", "D20-F04"],
-          [], [], []
-        ]
-      ],
-      [
-        "grappling_one",
-        [
-          "擒抱他人", [], [], [], [[], "", "", ""], ["move"], [], [], 1000000, "replace", ["D20-F07", "D20-F05"], [], [],
-          []
-        ]
-      ],
-      [
-        "grappled_by",
-        [
-          "被擒抱", [], [], [["grappling", true]], [["grapple_move"], "target", "mover", ""], [], [], [], 1000000,
-          "replace", ["D20-F07"], [], [], []
-        ]
-      ],
-      [
-        "threatened",
-        [
-          "身边有敌", [], [], [["hostile_nearby", true]], [["attack", "spell_attack"], "attacker", "", ""], [], [], [],
-          1000000, "replace", ["D20-F03"], [], [], []
-        ]
-      ],
-      [
-        "flanking_from",
-        [
-          "处于夹击位置", [], [], [["flank_position", true]], [["attack", "spell_attack"], "attacker", "target", ""], [],
-          [], [], 1000000, "replace", ["D20-F04"], [], [], []
-        ]
-      ],
-      [
-        "flanked",
-        ["被夹击", [], [["flankers", 1]], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["D20-F04"], [], [], []]
-      ],
-      [
-        "holding_vehicle",
-        [
-          "擒抱着载具", [], [], [["vehicle_held", true]], [["vehicle_check", "vehicle_move"], "grappler", "", ""], [], [],
-          [["stat", "holder", 1, [[], "", "", ""], "incapacitated"]], 1000000, "replace", ["D20-F10"], [], [], []
-        ]
-      ],
-      [
-        "light_attacked",
-        [
-          "本回合已用轻型武器攻击", [], [], [["light_attack_made", true]], [["attack"], "attacker", "", ""], [], [],
-          [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F12"], [], [], []
-        ]
-      ],
-      [
-        "hiding",
-        [
-          "躲藏中", [["hidden", true]], [], [], [[], "", "", ""], [], [],
-          [["acts", "holder", 1, [["attack", "spell_attack"], "attacker", "", ""], ""]], 1000000, "replace", ["D20-F02"],
-          [], [], []
-        ]
-      ],
-      [
-        "revealed",
-        ["已暴露", [["hidden", false]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["D20-F02"], [], [], []]
-      ],
-      [
-        "grapple_barred",
-        [
-          "本回合不能再擒抱该目标", [], [], [], [["grapple"], "attacker", "target", ""], ["grapple"], [],
-          [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F05"], [], [], []
-        ]
-      ],
-      [
-        "shove_barred",
-        [
-          "本回合不能再推撞该目标", [], [], [], [["shove"], "attacker", "target", ""], ["shove"], [],
-          [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F09"], [], [], []
-        ]
-      ],
-      [
-        "drag_barred",
-        [
-          "不能再拖拽", [], [], [], [["drag"], "dragger", "", ""], ["drag"], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F08"], [], [], []
-        ]
-      ],
+    positional: ["attacker", "target", "dice_count", "dice_sides"],
+    fields: [
+      ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"],
+      ["revealed", "暴露位置", "bool"]
     ],
-    relation_specs: [
-      ["grapple", ["擒抱", "grappled_by", "grappling_one", ["incapacitated"], [], []]],
-      ["threat", ["近身威胁", "threatened", "", ["incapacitated"], ["hidden"], []]],
-      ["flank", ["夹击", "flanked", "flanking_from", ["incapacitated"], ["hidden"], [], ["charm"]]],
-      ["charm", ["魅惑", "charmed_by", "", [], [], []]]
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "charm": {
+    name: "魅惑", params: [["charmer", "魅惑者", "combatant"], ["creature", "被魅惑者", "combatant"]],
+    positional: ["charmer", "creature"], fields: [["charmed", "受魅惑", "bool"]], summary: {hit: null, damage: null}
+  },
+  "end_charm": {
+    name: "魅惑结束", params: [["charmer", "魅惑者", "combatant"], ["creature", "被魅惑者", "combatant"]],
+    positional: ["charmer", "creature"], fields: [["ended", "魅惑结束", "bool"]], summary: {hit: null, damage: null}
+  },
+  "grapple": {
+    name: "擒抱",
+    params: [
+      ["attacker", "擒抱者", "combatant"], ["target", "目标", "combatant"], ["distance", "距离", "int"],
+      ["free_hand", "有空手", "bool"], ["resists", "目标抵抗", "bool"], ["target_skill", "目标技能", "contest_skills"]
     ],
-    check_names: [], track_debuff_checks: [],
-    wake_tracks: [], state_spared: [],
-    // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
-    resources: [],
-    track_inputs: [], capacity_param: "", lowered_max: 0,
-    // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules(, the ruleset's names for kinds)].
-    turn: [
-      [
-        ["action", "动作", 1, "次", 1], ["bonus", "附赠动作", 1, "次", 1], ["reaction", "反应", 1, "次", 1],
-        ["movement", "移动力", 500, "尺", 1, "speed"]
-      ],
-      [
-        ["standard", [[["action", 1]]], [], []], ["bonus", [[["bonus", 1]]], [], []], ["free", [[]], [[]], []],
-        ["move", [[]], [], []], ["reflex", [], [[["reaction", 1]]], []]
-      ],
-      true, [], false, ["D20-F12", "D20-F07"], [["move", "移动"], ["reflex", "反应"]]
+    positional: ["attacker", "target"],
+    fields: [
+      ["success", "成功", "bool"], ["attack_total", "擒抱结果", "int"], ["defend_total", "对抗结果", "int"],
+      ["retry_this_turn", "本回合可再试", "bool"], ["failed", "失败", "bool"]
     ],
-  });
+    summary: {hit: null, damage: null}
+  },
+  "escape_grapple": {
+    name: "逃脱擒抱",
+    params: [
+      ["escaper", "被擒抱者", "combatant"], ["grappler", "擒抱者", "combatant"], ["skill", "技能", "contest_skills"]
+    ],
+    positional: ["escaper", "grappler", "skill"],
+    fields: [["success", "逃脱", "bool"], ["escape_total", "逃脱结果", "int"], ["hold_total", "擒抱者结果", "int"]],
+    summary: {hit: null, damage: null}
+  },
+  "shove": {
+    name: "推撞",
+    params: [
+      ["attacker", "推撞者", "combatant"], ["target", "目标", "combatant"], ["knock_prone", "选择击倒", "bool"],
+      ["distance", "距离", "int"], ["obstacle_at", "障碍物距离", "int"], ["resists", "目标抵抗", "bool"]
+    ],
+    positional: ["attacker", "target"],
+    fields: [
+      ["success", "成功", "bool"], ["prone", "击倒", "bool"], ["push_feet", "击退距离", "int"],
+      ["failed", "失败", "bool"], ["obstacle_damage", "撞击伤害", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "drag": {
+    name: "多方擒抱中的拖拽",
+    params: [
+      ["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["held", "被擒抱者", "combatant"],
+      ["waived", "对方放弃", "bool"]
+    ],
+    positional: ["dragger", "other", "held"],
+    fields: [["success", "成功", "bool"], ["retry_blocked", "下回合前不能再试", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "grapple_move": {
+    name: "擒抱中移动",
+    params: [
+      ["mover", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"], ["feet", "移动距离", "int"],
+      ["reposition", "移动目标", "bool"], ["grappling", "正在擒抱", "bool"]
+    ],
+    positional: ["mover", "target"],
+    fields: [
+      ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"],
+      ["spent", "消耗移动力", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "hide": {
+    name: "躲藏", params: [["character", "躲藏者", "combatant"]], positional: ["character"],
+    fields: [["hidden", "躲藏", "bool"]], summary: {hit: null, damage: null}
+  },
+  "flanking": {
+    name: "夹击",
+    params: [
+      ["ally_a", "生物", "combatant"], ["ally_b", "盟友", "combatant"], ["enemy", "敌人", "combatant"],
+      ["hex_grid", "六角格", "bool"], ["ax", "生物横坐标", "int"], ["ay", "生物纵坐标", "int"],
+      ["bx", "盟友横坐标", "int"], ["by", "盟友纵坐标", "int"], ["ex", "敌人横坐标", "int"],
+      ["ey", "敌人纵坐标", "int"], ["a_sees", "生物能看见目标", "bool"], ["b_sees", "盟友能看见目标", "bool"],
+      ["a_can_attack", "生物能近战攻击", "bool"], ["b_can_attack", "盟友能近战攻击", "bool"],
+      ["a_charmed", "生物被目标魅惑", "bool"], ["b_charmed", "盟友被目标魅惑", "bool"]
+    ],
+    positional: ["ally_a", "ally_b", "enemy"],
+    fields: [["flanks", "夹击", "bool"], ["bonus", "近战攻击加值", "int"], ["geometry", "位置构成夹击", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "move": {
+    name: "移动", params: [["mover", "移动者", "combatant"], ["feet", "移动距离", "int"]], positional: ["mover"],
+    fields: [["feet", "移动距离", "int"]], summary: {hit: null, damage: null}
+  },
+  "release_grapple": {
+    name: "放开擒抱", params: [["grappler", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"]],
+    positional: ["grappler", "target"], fields: [["released", "放开", "bool"]], summary: {hit: null, damage: null}
+  },
+  "engage": {
+    name: "进入触及范围", params: [["hostile", "敌对生物", "combatant"], ["creature", "被威胁者", "combatant"]],
+    positional: ["hostile", "creature"], fields: [["engaged", "位于触及范围内", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "disengage": {
+    name: "离开触及范围", params: [["hostile", "敌对生物", "combatant"], ["creature", "被威胁者", "combatant"]],
+    positional: ["hostile", "creature"], fields: [["left", "离开触及范围", "bool"]], summary: {hit: null, damage: null}
+  },
+  "flank_position": {
+    name: "进入夹击位置", params: [["flanker", "夹击者", "combatant"], ["enemy", "敌人", "combatant"]],
+    positional: ["flanker", "enemy"], fields: [["placed", "处于夹击位置", "bool"]], summary: {hit: null, damage: null}
+  },
+  "leave_flank": {
+    name: "离开夹击位置", params: [["flanker", "夹击者", "combatant"], ["enemy", "敌人", "combatant"]],
+    positional: ["flanker", "enemy"], fields: [["left", "离开夹击位置", "bool"]], summary: {hit: null, damage: null}
+  },
+  "release_vehicle": {
+    name: "放开载具", params: [["grappler", "擒抱者", "combatant"]], positional: ["grappler"],
+    fields: [["released", "放开载具", "bool"]], summary: {hit: null, damage: null}
+  },
+  "vehicle_dc": {
+    name: "载具的擒抱和推撞DC",
+    params: [
+      ["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"],
+      ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"]
+    ],
+    positional: ["grappler", "power", "vehicle_size", "length", "width", "height"],
+    fields: [["dc", "DC", "int"], ["mean_size", "几何平均尺寸", "int"]], summary: {hit: null, damage: null}
+  },
+  "vehicle_check": {
+    name: "对载具的擒抱或推撞",
+    params: [
+      ["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"],
+      ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"], ["distance", "距离", "int"],
+      ["free_hand", "有空手", "bool"], ["shove", "推撞", "bool"], ["knock_prone", "选择击倒", "bool"],
+      ["resisting", "载具尝试逃脱", "bool"], ["vehicle_held", "正擒抱着载具", "bool"], ["bonus", "其他加值", "int"],
+      ["obstacle_at", "障碍物距离", "int"]
+    ],
+    positional: ["grappler", "power", "vehicle_size", "length", "width", "height"],
+    fields: [
+      ["dc", "DC", "int"], ["total", "检定结果", "int"], ["holds", "擒抱成功", "bool"], ["escapes", "载具逃脱", "bool"],
+      ["shove_feet", "推撞距离", "int"], ["prone", "击倒", "bool"], ["obstacle_damage", "撞击伤害", "int"],
+      ["vehicle_speed_zero", "载具移动力为0", "bool"], ["takes_hold", "擒住载具", "bool"],
+      ["breaks_free", "载具挣脱", "bool"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "vehicle_move": {
+    name: "擒抱载具中移动",
+    params: [
+      ["grappler", "擒抱者", "combatant"], ["vehicle_size", "载具体型", "int"], ["feet", "移动距离", "int"],
+      ["reposition", "移动载具", "bool"], ["vehicle_held", "正擒抱着载具", "bool"]
+    ],
+    positional: ["grappler", "vehicle_size"],
+    fields: [
+      ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动载具的消耗", "int"],
+      ["spent", "消耗移动力", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+});
 
-  // A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order
-  // given; with `turns` true, each turn is the budget the ruleset's turn structure declares.
-  function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }
-  // The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds).
-  function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }
-  const fightFromDict = fight_from_dict;
-  // Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in
-  // the options) must be repeated until the running total of its outcome `field` reaches `threshold`.
-  function until(procedure, field, threshold, ...args) {
-    return _rt_until(FIGHT_RULES, procedure, field, threshold, args);
-  }
-  // The fewest points on `track` that put `creature` into the track's state (null: no state).
-  function state_threshold(creature, track) {
-    return null;
-  }
-  _rt_root.rulec_d20 = Object.freeze({
-    RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
-    NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
-    UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
-    Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
-    close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
-    STAT_NAMES: STAT_NAMES, DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES,
-    get_damage_type: get_damage_type, Condition: Condition, CONDITIONS: CONDITIONS,
-    get_condition: get_condition, ContestSkill: ContestSkill, CONTEST_SKILLS: CONTEST_SKILLS,
-    get_contest_skill: get_contest_skill, Size: Size, SIZES: SIZES, get_size: get_size, Weapon: Weapon,
-    WEAPONS: WEAPONS, get_weapon: get_weapon, PowerSource: PowerSource, POWER_SOURCES: POWER_SOURCES,
-    get_power_source: get_power_source, OutOfRange: OutOfRange, OutOfReach: OutOfReach,
-    TooLarge: TooLarge, NoFreeHand: NoFreeHand, NotLight: NotLight, NotHoldingVehicle: NotHoldingVehicle,
-    OffhandNeedsLightAttack: OffhandNeedsLightAttack, WillingNeedsConscious: WillingNeedsConscious,
-    NotThrown: NotThrown, IntangibleTarget: IntangibleTarget, NotGrappling: NotGrappling,
-    BeyondSpeed: BeyondSpeed, PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION,
-    RULES_VERSION: RULES_VERSION, Fight: Fight, FightAction: FightAction, Refused: Refused,
-    UntilOdds: UntilOdds, attacks_until: attacks_until, chain_until: chain_until,
-    expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS, MAX_CHAIN_WORK: MAX_CHAIN_WORK,
-    MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG, MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS,
-    MAX_MODIFIERS: MAX_MODIFIERS, MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN,
-    MAX_VALUE: MAX_VALUE, MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES,
-    MAX_PLAN_WORK: MAX_PLAN_WORK, FIGHT_RULES: FIGHT_RULES, start_fight: start_fight,
-    fight_from_dict: fight_from_dict, fightFromDict: fightFromDict, until: until,
-    state_threshold: state_threshold, attack: attack, attack_fast: attack_fast,
-    attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
-    AttackResult: AttackResult, spell_attack: spell_attack, spell_attack_fast: spell_attack_fast,
-    spell_attack_prepare: spell_attack_prepare, spell_attack_odds: spell_attack_odds,
-    SPELL_ATTACK_FIELDS: SPELL_ATTACK_FIELDS, SpellAttackResult: SpellAttackResult, charm: charm,
-    charm_fast: charm_fast, charm_prepare: charm_prepare, charm_odds: charm_odds,
-    CHARM_FIELDS: CHARM_FIELDS, CharmResult: CharmResult, end_charm: end_charm,
-    end_charm_fast: end_charm_fast, end_charm_prepare: end_charm_prepare, end_charm_odds: end_charm_odds,
-    END_CHARM_FIELDS: END_CHARM_FIELDS, EndCharmResult: EndCharmResult, grapple: grapple,
-    grapple_fast: grapple_fast, grapple_prepare: grapple_prepare, grapple_odds: grapple_odds,
-    GRAPPLE_FIELDS: GRAPPLE_FIELDS, GrappleResult: GrappleResult, escape_grapple: escape_grapple,
-    escape_grapple_fast: escape_grapple_fast, escape_grapple_prepare: escape_grapple_prepare,
-    escape_grapple_odds: escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS: ESCAPE_GRAPPLE_FIELDS,
-    EscapeGrappleResult: EscapeGrappleResult, shove: shove, shove_fast: shove_fast,
-    shove_prepare: shove_prepare, shove_odds: shove_odds, SHOVE_FIELDS: SHOVE_FIELDS,
-    ShoveResult: ShoveResult, drag: drag, drag_fast: drag_fast, drag_prepare: drag_prepare,
-    drag_odds: drag_odds, DRAG_FIELDS: DRAG_FIELDS, DragResult: DragResult, grapple_move: grapple_move,
-    grapple_move_fast: grapple_move_fast, grapple_move_prepare: grapple_move_prepare,
-    grapple_move_odds: grapple_move_odds, GRAPPLE_MOVE_FIELDS: GRAPPLE_MOVE_FIELDS,
-    GrappleMoveResult: GrappleMoveResult, hide: hide, hide_fast: hide_fast, hide_prepare: hide_prepare,
-    hide_odds: hide_odds, HIDE_FIELDS: HIDE_FIELDS, HideResult: HideResult, flanking: flanking,
-    flanking_fast: flanking_fast, flanking_prepare: flanking_prepare, flanking_odds: flanking_odds,
-    FLANKING_FIELDS: FLANKING_FIELDS, FlankingResult: FlankingResult, move: move, move_fast: move_fast,
-    move_prepare: move_prepare, move_odds: move_odds, MOVE_FIELDS: MOVE_FIELDS, MoveResult: MoveResult,
-    release_grapple: release_grapple, release_grapple_fast: release_grapple_fast,
-    release_grapple_prepare: release_grapple_prepare, release_grapple_odds: release_grapple_odds,
-    RELEASE_GRAPPLE_FIELDS: RELEASE_GRAPPLE_FIELDS, ReleaseGrappleResult: ReleaseGrappleResult,
-    engage: engage, engage_fast: engage_fast, engage_prepare: engage_prepare, engage_odds: engage_odds,
-    ENGAGE_FIELDS: ENGAGE_FIELDS, EngageResult: EngageResult, disengage: disengage,
-    disengage_fast: disengage_fast, disengage_prepare: disengage_prepare, disengage_odds: disengage_odds,
-    DISENGAGE_FIELDS: DISENGAGE_FIELDS, DisengageResult: DisengageResult, flank_position: flank_position,
-    flank_position_fast: flank_position_fast, flank_position_prepare: flank_position_prepare,
-    flank_position_odds: flank_position_odds, FLANK_POSITION_FIELDS: FLANK_POSITION_FIELDS,
-    FlankPositionResult: FlankPositionResult, leave_flank: leave_flank,
-    leave_flank_fast: leave_flank_fast, leave_flank_prepare: leave_flank_prepare,
-    leave_flank_odds: leave_flank_odds, LEAVE_FLANK_FIELDS: LEAVE_FLANK_FIELDS,
-    LeaveFlankResult: LeaveFlankResult, release_vehicle: release_vehicle,
-    release_vehicle_fast: release_vehicle_fast, release_vehicle_prepare: release_vehicle_prepare,
-    release_vehicle_odds: release_vehicle_odds, RELEASE_VEHICLE_FIELDS: RELEASE_VEHICLE_FIELDS,
-    ReleaseVehicleResult: ReleaseVehicleResult, vehicle_dc: vehicle_dc, vehicle_dc_fast: vehicle_dc_fast,
-    vehicle_dc_prepare: vehicle_dc_prepare, vehicle_dc_odds: vehicle_dc_odds,
-    VEHICLE_DC_FIELDS: VEHICLE_DC_FIELDS, VehicleDcResult: VehicleDcResult, vehicle_check: vehicle_check,
-    vehicle_check_fast: vehicle_check_fast, vehicle_check_prepare: vehicle_check_prepare,
-    vehicle_check_odds: vehicle_check_odds, VEHICLE_CHECK_FIELDS: VEHICLE_CHECK_FIELDS,
-    VehicleCheckResult: VehicleCheckResult, vehicle_move: vehicle_move,
-    vehicle_move_fast: vehicle_move_fast, vehicle_move_prepare: vehicle_move_prepare,
-    vehicle_move_odds: vehicle_move_odds, VEHICLE_MOVE_FIELDS: VEHICLE_MOVE_FIELDS,
-    VehicleMoveResult: VehicleMoveResult,
-  });
+// ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
+const FIGHT_RULES = _rt_fight_rules({
+  combatant: Combatant, stat_count: 20,
+  stats: [
+    ["strength", ["力量", 1, 30]], ["dexterity", ["敏捷", 1, 30]], ["constitution", ["体质", 1, 30]],
+    ["intelligence", ["智力", 1, 30]], ["wisdom", ["感知", 1, 30]], ["charisma", ["魅力", 1, 30]],
+    ["proficiency", ["熟练加值", 0, 10]], ["armor_class", ["护甲等级", 0, 50]], ["crit_range", ["重击范围", 1, 20]],
+    ["size", ["体型", 1, 6]], ["speed", ["速度", 0, 500]], ["spell_ability", ["施法关键属性", 1, 30]],
+    ["flankers", ["夹击者人数", 0, 10]]
+  ],
+  counters: [["damage", "所受伤害"]],
+  tracks: [],
+  accumulate: null, state_index: 0, debuff_index: (-1),
+  state_names: [["prone", "倒地"]],
+  state_stats: [],
+  relations: [["grapple", "擒抱"], ["threat", "近身威胁"], ["flank", "夹击"], ["charm", "魅惑"]],
+  actions: [
+    [
+      "attack",
+      {
+        name: "武器攻击", call: attack, positional: ["attacker", "target", "weapon"], roles: ["attacker", "target"],
+        effects: [
+          ["counter", "target", "damage", "damage", 1, "", "", ""],
+          ["condition", "attacker", "revealed", "", 1, "", "revealed", ""],
+          ["condition", "attacker", "light_attacked", "", 1, "", "light_main", ""]
+        ],
+        odds: attack_odds,
+        params: [
+          ["weapon", "武器"], ["distance", "距离"], ["proficient", "熟练"], ["thrown", "投掷"],
+          ["two_handed", "双手持用"], ["offhand", "副手附赠攻击"], ["light_attack_made", "本回合已用轻型武器攻击"],
+          ["willing", "目标自愿"], ["target_unseen", "看不见目标"], ["guessed_wrong", "猜错位置"],
+          ["attacker_unseen", "目标看不见攻击者"], ["hostile_nearby", "身边有敌"], ["flanking", "夹击"],
+          ["flank_position", "处于夹击位置"], ["extra_advantage", "其他优势层数"],
+          ["extra_disadvantage", "其他劣势层数"], ["sneak_dice", "额外d6"], ["other_bonus", "其他加值"]
+        ],
+        action: "standard", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_kind"
+      }
+    ],
+    [
+      "spell_attack",
+      {
+        name: "法术攻击", call: spell_attack, positional: ["attacker", "target", "dice_count", "dice_sides"],
+        roles: ["attacker", "target"],
+        effects: [
+          ["counter", "target", "damage", "damage", 1, "", "", ""],
+          ["condition", "attacker", "revealed", "", 1, "", "revealed", ""]
+        ],
+        odds: spell_attack_odds,
+        params: [
+          ["dice_count", "伤害骰数"], ["dice_sides", "伤害骰面数"], ["spell_range", "射程"], ["distance", "距离"],
+          ["melee", "近战法术攻击"], ["hostile_nearby", "身边有敌"], ["target_unseen", "看不见目标"],
+          ["caster_unseen", "目标看不见施法者"], ["flanking", "夹击"], ["flank_position", "处于夹击位置"],
+          ["extra_advantage", "其他优势层数"], ["extra_disadvantage", "其他劣势层数"]
+        ],
+        action: "standard", nature: "", subject: 0, checks: [], required: ["dice_count", "dice_sides"]
+      }
+    ],
+    [
+      "charm",
+      {
+        name: "魅惑", call: charm, positional: ["charmer", "creature"], roles: ["charmer", "creature"],
+        effects: [["relation", "charmer", "charm", "", 1, "start", "", "creature"]], odds: charm_odds, params: [],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "end_charm",
+      {
+        name: "魅惑结束", call: end_charm, positional: ["charmer", "creature"], roles: ["charmer", "creature"],
+        effects: [["relation", "charmer", "charm", "", 1, "end", "", "creature"]], odds: end_charm_odds, params: [],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "grapple",
+      {
+        name: "擒抱", call: grapple, positional: ["attacker", "target"], roles: ["attacker", "target"],
+        effects: [
+          ["relation", "attacker", "grapple", "", 1, "start", "success", "target"],
+          ["condition", "attacker", "grapple_barred", "", 1, "", "failed", "target"]
+        ],
+        odds: grapple_odds,
+        params: [["distance", "距离"], ["free_hand", "有空手"], ["resists", "目标抵抗"], ["target_skill", "目标技能"]],
+        action: "standard", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "escape_grapple",
+      {
+        name: "逃脱擒抱", call: escape_grapple, positional: ["escaper", "grappler", "skill"],
+        roles: ["escaper", "grappler"],
+        effects: [["relation", "grappler", "grapple", "", 1, "end", "success", "escaper"]], odds: escape_grapple_odds,
+        params: [["skill", "技能"]], action: "standard", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "shove",
+      {
+        name: "推撞", call: shove, positional: ["attacker", "target"], roles: ["attacker", "target"],
+        effects: [
+          ["state", "target", "prone", "", 1, "", "prone", ""],
+          ["condition", "attacker", "shove_barred", "", 1, "", "failed", "target"],
+          ["counter", "target", "damage", "obstacle_damage", 1, "", "", ""]
+        ],
+        odds: shove_odds,
+        params: [
+          ["knock_prone", "选择击倒"], ["distance", "距离"], ["obstacle_at", "障碍物距离"], ["resists", "目标抵抗"]
+        ],
+        action: "standard", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "drag",
+      {
+        name: "多方擒抱中的拖拽", call: drag, positional: ["dragger", "other", "held"],
+        roles: ["dragger", "other", "held"],
+        effects: [
+          ["condition", "dragger", "drag_barred", "", 1, "", "retry_blocked", ""],
+          ["relation", "other", "grapple", "", 1, "end", "success", "held"]
+        ],
+        odds: drag_odds, params: [["waived", "对方放弃"]], action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "grapple_move",
+      {
+        name: "擒抱中移动", call: grapple_move, positional: ["mover", "target"], roles: ["mover", "target"],
+        effects: [], odds: grapple_move_odds,
+        params: [["feet", "移动距离"], ["reposition", "移动目标"], ["grappling", "正在擒抱"]], action: "move",
+        nature: "", subject: 0, checks: [], required: [], costs: [["movement", "spent"]]
+      }
+    ],
+    [
+      "hide",
+      {
+        name: "躲藏", call: hide, positional: ["character"], roles: ["character"],
+        effects: [
+          ["clear", "character", "revealed", "", 1, "", "", ""], ["condition", "character", "hiding", "", 1, "", "", ""]
+        ],
+        odds: hide_odds, params: [], action: "standard", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "flanking",
+      {
+        name: "夹击", call: flanking, positional: ["ally_a", "ally_b", "enemy"], roles: ["ally_a", "ally_b", "enemy"],
+        effects: [], odds: flanking_odds,
+        params: [
+          ["hex_grid", "六角格"], ["ax", "生物横坐标"], ["ay", "生物纵坐标"], ["bx", "盟友横坐标"],
+          ["by", "盟友纵坐标"], ["ex", "敌人横坐标"], ["ey", "敌人纵坐标"], ["a_sees", "生物能看见目标"],
+          ["b_sees", "盟友能看见目标"], ["a_can_attack", "生物能近战攻击"], ["b_can_attack", "盟友能近战攻击"],
+          ["a_charmed", "生物被目标魅惑"], ["b_charmed", "盟友被目标魅惑"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["ax", "ay", "bx", "by", "ex", "ey"]
+      }
+    ],
+    [
+      "move",
+      {
+        name: "移动", call: move, positional: ["mover"], roles: ["mover"], effects: [], odds: move_odds,
+        params: [["feet", "移动距离"]], action: "move", nature: "", subject: 0, checks: [], required: [],
+        costs: [["movement", "feet"]]
+      }
+    ],
+    [
+      "release_grapple",
+      {
+        name: "放开擒抱", call: release_grapple, positional: ["grappler", "target"], roles: ["grappler", "target"],
+        effects: [["relation", "grappler", "grapple", "", 1, "end", "", "target"]], odds: release_grapple_odds,
+        params: [], action: "free", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "engage",
+      {
+        name: "进入触及范围", call: engage, positional: ["hostile", "creature"], roles: ["hostile", "creature"],
+        effects: [["relation", "hostile", "threat", "", 1, "start", "", "creature"]], odds: engage_odds, params: [],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "disengage",
+      {
+        name: "离开触及范围", call: disengage, positional: ["hostile", "creature"], roles: ["hostile", "creature"],
+        effects: [["relation", "hostile", "threat", "", 1, "end", "", "creature"]], odds: disengage_odds, params: [],
+        action: "", nature: "", subject: 1, checks: [], required: []
+      }
+    ],
+    [
+      "flank_position",
+      {
+        name: "进入夹击位置", call: flank_position, positional: ["flanker", "enemy"], roles: ["flanker", "enemy"],
+        effects: [["relation", "flanker", "flank", "", 1, "start", "", "enemy"]], odds: flank_position_odds, params: [],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "leave_flank",
+      {
+        name: "离开夹击位置", call: leave_flank, positional: ["flanker", "enemy"], roles: ["flanker", "enemy"],
+        effects: [["relation", "flanker", "flank", "", 1, "end", "", "enemy"]], odds: leave_flank_odds, params: [],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "release_vehicle",
+      {
+        name: "放开载具", call: release_vehicle, positional: ["grappler"], roles: ["grappler"],
+        effects: [["clear", "grappler", "holding_vehicle", "", 1, "", "", ""]], odds: release_vehicle_odds, params: [],
+        action: "free", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "vehicle_dc",
+      {
+        name: "载具的擒抱和推撞DC", call: vehicle_dc,
+        positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], roles: ["grappler"],
+        effects: [], odds: vehicle_dc_odds,
+        params: [["power", "动力"], ["vehicle_size", "载具体型"], ["length", "长"], ["width", "宽"], ["height", "高"]],
+        action: "", nature: "", subject: 0, checks: [], required: ["power", "vehicle_size", "length", "width", "height"]
+      }
+    ],
+    [
+      "vehicle_check",
+      {
+        name: "对载具的擒抱或推撞", call: vehicle_check,
+        positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], roles: ["grappler"],
+        effects: [
+          ["condition", "grappler", "holding_vehicle", "", 1, "", "takes_hold", ""],
+          ["clear", "grappler", "holding_vehicle", "", 1, "", "breaks_free", ""]
+        ],
+        odds: vehicle_check_odds,
+        params: [
+          ["power", "动力"], ["vehicle_size", "载具体型"], ["length", "长"], ["width", "宽"], ["height", "高"],
+          ["distance", "距离"], ["free_hand", "有空手"], ["shove", "推撞"], ["knock_prone", "选择击倒"],
+          ["resisting", "载具尝试逃脱"], ["vehicle_held", "正擒抱着载具"], ["bonus", "其他加值"],
+          ["obstacle_at", "障碍物距离"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["power", "vehicle_size", "length", "width", "height"]
+      }
+    ],
+    [
+      "vehicle_move",
+      {
+        name: "擒抱载具中移动", call: vehicle_move, positional: ["grappler", "vehicle_size"], roles: ["grappler"],
+        effects: [], odds: vehicle_move_odds,
+        params: [
+          ["vehicle_size", "载具体型"], ["feet", "移动距离"], ["reposition", "移动载具"],
+          ["vehicle_held", "正擒抱着载具"]
+        ],
+        action: "move", nature: "", subject: 0, checks: [], required: ["vehicle_size"], costs: [["movement", "spent"]]
+      }
+    ],
+  ],
+  on_damage: null,
+  track_states: [],
+  track_debuffs: [],
+  // The most points a track holds: the top of what add_points-like procedures accept (saturated).
+  points_max: 1000000000, taken_max: 1000000000,
+  flag_names: [
+    ["athletics", "运动熟练"], ["acrobatics", "体操熟练"], ["incapacitated", "失能"], ["intangible", "气态或虚化"],
+    ["charmed", "被魅惑"], ["dominated", "被支配"], ["hidden", "躲藏"]
+  ],
+  // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
+  // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
+  conditions: [
+    [
+      "charmed_by",
+      [
+        "受魅惑", [["charmed", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["D20-F13", "D20-F04"],
+        [], [], []
+      ]
+    ],
+    [
+      "grappling_one",
+      [
+        "擒抱他人", [], [], [], [[], "", "", ""], ["move"], [], [], 1000000, "replace", ["D20-F07", "D20-F05"], [], [],
+        []
+      ]
+    ],
+    [
+      "grappled_by",
+      [
+        "被擒抱", [], [], [["grappling", true]], [["grapple_move"], "target", "mover", ""], [], [], [], 1000000,
+        "replace", ["D20-F07"], [], [], []
+      ]
+    ],
+    [
+      "threatened",
+      [
+        "身边有敌", [], [], [["hostile_nearby", true]], [["attack", "spell_attack"], "attacker", "", ""], [], [], [],
+        1000000, "replace", ["D20-F03"], [], [], []
+      ]
+    ],
+    [
+      "flanking_from",
+      [
+        "处于夹击位置", [], [], [["flank_position", true]], [["attack", "spell_attack"], "attacker", "target", ""], [],
+        [], [], 1000000, "replace", ["D20-F04"], [], [], []
+      ]
+    ],
+    [
+      "flanked",
+      ["被夹击", [], [["flankers", 1]], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["D20-F04"], [], [], []]
+    ],
+    [
+      "holding_vehicle",
+      [
+        "擒抱着载具", [], [], [["vehicle_held", true]], [["vehicle_check", "vehicle_move"], "grappler", "", ""], [], [],
+        [["stat", "holder", 1, [[], "", "", ""], "incapacitated"]], 1000000, "replace", ["D20-F10"], [], [], []
+      ]
+    ],
+    [
+      "light_attacked",
+      [
+        "本回合已用轻型武器攻击", [], [], [["light_attack_made", true]], [["attack"], "attacker", "", ""], [], [],
+        [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F12"], [], [], []
+      ]
+    ],
+    [
+      "hiding",
+      [
+        "躲藏中", [["hidden", true]], [], [], [[], "", "", ""], [], [],
+        [["acts", "holder", 1, [["attack", "spell_attack"], "attacker", "", ""], ""]], 1000000, "replace", ["D20-F02"],
+        [], [], []
+      ]
+    ],
+    [
+      "revealed",
+      ["已暴露", [["hidden", false]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["D20-F02"], [], [], []]
+    ],
+    [
+      "grapple_barred",
+      [
+        "本回合不能再擒抱该目标", [], [], [], [["grapple"], "attacker", "target", ""], ["grapple"], [],
+        [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F05"], [], [], []
+      ]
+    ],
+    [
+      "shove_barred",
+      [
+        "本回合不能再推撞该目标", [], [], [], [["shove"], "attacker", "target", ""], ["shove"], [],
+        [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F09"], [], [], []
+      ]
+    ],
+    [
+      "drag_barred",
+      [
+        "不能再拖拽", [], [], [], [["drag"], "dragger", "", ""], ["drag"], [],
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F08"], [], [], []
+      ]
+    ],
+  ],
+  relation_specs: [
+    ["grapple", ["擒抱", "grappled_by", "grappling_one", ["incapacitated"], [], []]],
+    ["threat", ["近身威胁", "threatened", "", ["incapacitated"], ["hidden"], []]],
+    ["flank", ["夹击", "flanked", "flanking_from", ["incapacitated"], ["hidden"], [], ["charm"]]],
+    ["charm", ["魅惑", "charmed_by", "", [], [], []]]
+  ],
+  check_names: [], track_debuff_checks: [],
+  wake_tracks: [], state_spared: [],
+  // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
+  resources: [],
+  track_inputs: [], capacity_param: "", lowered_max: 0,
+  // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules(, the ruleset's names for kinds)].
+  turn: [
+    [
+      ["action", "动作", 1, "次", 1], ["bonus", "附赠动作", 1, "次", 1], ["reaction", "反应", 1, "次", 1],
+      ["movement", "移动力", 500, "尺", 1, "speed"]
+    ],
+    [
+      ["standard", [[["action", 1]]], [], []], ["bonus", [[["bonus", 1]]], [], []], ["free", [[]], [[]], []],
+      ["move", [[]], [], []], ["reflex", [], [[["reaction", 1]]], []]
+    ],
+    true, [], false, ["D20-F12", "D20-F07"], [["move", "移动"], ["reflex", "反应"]]
+  ],
+});
+
+// A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order
+// given; with `turns` true, each turn is the budget the ruleset's turn structure declares.
+function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }
+// The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds).
+function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }
+const fightFromDict = fight_from_dict;
+// Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in
+// the options) must be repeated until the running total of its outcome `field` reaches `threshold`.
+function until(procedure, field, threshold, ...args) {
+  return _rt_until(FIGHT_RULES, procedure, field, threshold, args);
+}
+// The fewest points on `track` that put `creature` into the track's state (null: no state).
+function state_threshold(creature, track) {
+  return null;
+}
+
+_rt_root.rulec_d20 = Object.freeze({
+  RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
+  NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
+  UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
+  Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
+  close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
+  STAT_NAMES: STAT_NAMES, DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES,
+  get_damage_type: get_damage_type, Condition: Condition, CONDITIONS: CONDITIONS,
+  get_condition: get_condition, ContestSkill: ContestSkill, CONTEST_SKILLS: CONTEST_SKILLS,
+  get_contest_skill: get_contest_skill, Size: Size, SIZES: SIZES, get_size: get_size, Weapon: Weapon,
+  WEAPONS: WEAPONS, get_weapon: get_weapon, PowerSource: PowerSource, POWER_SOURCES: POWER_SOURCES,
+  get_power_source: get_power_source, OutOfRange: OutOfRange, OutOfReach: OutOfReach,
+  TooLarge: TooLarge, NoFreeHand: NoFreeHand, NotLight: NotLight, NotHoldingVehicle: NotHoldingVehicle,
+  OffhandNeedsLightAttack: OffhandNeedsLightAttack, WillingNeedsConscious: WillingNeedsConscious,
+  NotThrown: NotThrown, IntangibleTarget: IntangibleTarget, NotGrappling: NotGrappling,
+  BeyondSpeed: BeyondSpeed, PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION,
+  RULES_VERSION: RULES_VERSION, Fight: Fight, FightAction: FightAction, Refused: Refused,
+  UntilOdds: UntilOdds, attacks_until: attacks_until, chain_until: chain_until,
+  expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS, MAX_CHAIN_WORK: MAX_CHAIN_WORK,
+  MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG, MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS,
+  MAX_MODIFIERS: MAX_MODIFIERS, MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN,
+  MAX_VALUE: MAX_VALUE, MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES,
+  MAX_PLAN_WORK: MAX_PLAN_WORK, FIGHT_RULES: FIGHT_RULES, start_fight: start_fight,
+  fight_from_dict: fight_from_dict, fightFromDict: fightFromDict, until: until,
+  state_threshold: state_threshold, attack: attack, attack_fast: attack_fast,
+  attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
+  AttackResult: AttackResult, spell_attack: spell_attack, spell_attack_fast: spell_attack_fast,
+  spell_attack_prepare: spell_attack_prepare, spell_attack_odds: spell_attack_odds,
+  SPELL_ATTACK_FIELDS: SPELL_ATTACK_FIELDS, SpellAttackResult: SpellAttackResult, charm: charm,
+  charm_fast: charm_fast, charm_prepare: charm_prepare, charm_odds: charm_odds,
+  CHARM_FIELDS: CHARM_FIELDS, CharmResult: CharmResult, end_charm: end_charm,
+  end_charm_fast: end_charm_fast, end_charm_prepare: end_charm_prepare, end_charm_odds: end_charm_odds,
+  END_CHARM_FIELDS: END_CHARM_FIELDS, EndCharmResult: EndCharmResult, grapple: grapple,
+  grapple_fast: grapple_fast, grapple_prepare: grapple_prepare, grapple_odds: grapple_odds,
+  GRAPPLE_FIELDS: GRAPPLE_FIELDS, GrappleResult: GrappleResult, escape_grapple: escape_grapple,
+  escape_grapple_fast: escape_grapple_fast, escape_grapple_prepare: escape_grapple_prepare,
+  escape_grapple_odds: escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS: ESCAPE_GRAPPLE_FIELDS,
+  EscapeGrappleResult: EscapeGrappleResult, shove: shove, shove_fast: shove_fast,
+  shove_prepare: shove_prepare, shove_odds: shove_odds, SHOVE_FIELDS: SHOVE_FIELDS,
+  ShoveResult: ShoveResult, drag: drag, drag_fast: drag_fast, drag_prepare: drag_prepare,
+  drag_odds: drag_odds, DRAG_FIELDS: DRAG_FIELDS, DragResult: DragResult, grapple_move: grapple_move,
+  grapple_move_fast: grapple_move_fast, grapple_move_prepare: grapple_move_prepare,
+  grapple_move_odds: grapple_move_odds, GRAPPLE_MOVE_FIELDS: GRAPPLE_MOVE_FIELDS,
+  GrappleMoveResult: GrappleMoveResult, hide: hide, hide_fast: hide_fast, hide_prepare: hide_prepare,
+  hide_odds: hide_odds, HIDE_FIELDS: HIDE_FIELDS, HideResult: HideResult, flanking: flanking,
+  flanking_fast: flanking_fast, flanking_prepare: flanking_prepare, flanking_odds: flanking_odds,
+  FLANKING_FIELDS: FLANKING_FIELDS, FlankingResult: FlankingResult, move: move, move_fast: move_fast,
+  move_prepare: move_prepare, move_odds: move_odds, MOVE_FIELDS: MOVE_FIELDS, MoveResult: MoveResult,
+  release_grapple: release_grapple, release_grapple_fast: release_grapple_fast,
+  release_grapple_prepare: release_grapple_prepare, release_grapple_odds: release_grapple_odds,
+  RELEASE_GRAPPLE_FIELDS: RELEASE_GRAPPLE_FIELDS, ReleaseGrappleResult: ReleaseGrappleResult,
+  engage: engage, engage_fast: engage_fast, engage_prepare: engage_prepare, engage_odds: engage_odds,
+  ENGAGE_FIELDS: ENGAGE_FIELDS, EngageResult: EngageResult, disengage: disengage,
+  disengage_fast: disengage_fast, disengage_prepare: disengage_prepare, disengage_odds: disengage_odds,
+  DISENGAGE_FIELDS: DISENGAGE_FIELDS, DisengageResult: DisengageResult, flank_position: flank_position,
+  flank_position_fast: flank_position_fast, flank_position_prepare: flank_position_prepare,
+  flank_position_odds: flank_position_odds, FLANK_POSITION_FIELDS: FLANK_POSITION_FIELDS,
+  FlankPositionResult: FlankPositionResult, leave_flank: leave_flank,
+  leave_flank_fast: leave_flank_fast, leave_flank_prepare: leave_flank_prepare,
+  leave_flank_odds: leave_flank_odds, LEAVE_FLANK_FIELDS: LEAVE_FLANK_FIELDS,
+  LeaveFlankResult: LeaveFlankResult, release_vehicle: release_vehicle,
+  release_vehicle_fast: release_vehicle_fast, release_vehicle_prepare: release_vehicle_prepare,
+  release_vehicle_odds: release_vehicle_odds, RELEASE_VEHICLE_FIELDS: RELEASE_VEHICLE_FIELDS,
+  ReleaseVehicleResult: ReleaseVehicleResult, vehicle_dc: vehicle_dc, vehicle_dc_fast: vehicle_dc_fast,
+  vehicle_dc_prepare: vehicle_dc_prepare, vehicle_dc_odds: vehicle_dc_odds,
+  VEHICLE_DC_FIELDS: VEHICLE_DC_FIELDS, VehicleDcResult: VehicleDcResult, vehicle_check: vehicle_check,
+  vehicle_check_fast: vehicle_check_fast, vehicle_check_prepare: vehicle_check_prepare,
+  vehicle_check_odds: vehicle_check_odds, VEHICLE_CHECK_FIELDS: VEHICLE_CHECK_FIELDS,
+  VehicleCheckResult: VehicleCheckResult, vehicle_move: vehicle_move,
+  vehicle_move_fast: vehicle_move_fast, vehicle_move_prepare: vehicle_move_prepare,
+  vehicle_move_odds: vehicle_move_odds, VEHICLE_MOVE_FIELDS: VEHICLE_MOVE_FIELDS,
+  VehicleMoveResult: VehicleMoveResult,
+});
 })(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());

@@ -28,4528 +28,4640 @@
 //   rules/dp/tables/willpower_uses.yaml
 // DP骰池战斗规则: the same API as index.js, as one ES2015 script defining the global object rulec_dp (on globalThis, so that it survives a CommonJS module wrapper).
 (function (_rt_root) {
-  'use strict';
-  // rulec JavaScript runtime: errors, values and trace records. The compiler copies it verbatim into
-  // every generated JavaScript module, followed by sources.js (dice sources), engines.js (the dice
-  // engines), odds.js (exact odds) and calls.js (call options, combatants), then the files its step
-  // kinds and fight add (the Python runtime is compiler/runtime/*.py; each function here names its
-  // Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
-  // SealDice's engine.
+'use strict';
 
-  // ---- errors (core.py) ----
-  // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
-  // them); toJSON() is toDict(), the Python package's to_dict().
-  class RuleError extends Error {
-    constructor(message, details) {
-      super(message);
-      const own = {enumerable: true, writable: false, configurable: true};
-      Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
-      Object.defineProperty(this, 'message', Object.assign({value: message}, own));
-      Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
-      Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
-    }
-    toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
-    toJSON() { return this.toDict(); }
-  }
-  RuleError.CODE = RuleError.prototype.code = 'rule-error';
-  function _rt_error_class(name, code, base) {
-    const cls = class extends (base || RuleError) {};
-    Object.defineProperty(cls, 'name', {value: name});
-    cls.CODE = cls.prototype.code = code;
-    return cls;
-  }
-  const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
-  const BadFace = _rt_error_class('BadFace', 'bad-face');
-  const NotSpecifiedBySource = _rt_error_class('NotSpecifiedBySource', 'not-specified-by-source');
-  const OutOfBounds = _rt_error_class('OutOfBounds', 'out-of-bounds');
-  const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
-  const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
+// rulec JavaScript runtime: errors, values and trace records. The compiler copies it verbatim into
+// every generated JavaScript module, followed by sources.js (dice sources), engines.js (the dice
+// engines), odds.js (exact odds) and calls.js (call options, combatants), then the files its step
+// kinds and fight add (the Python runtime is compiler/runtime/*.py; each function here names its
+// Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
+// SealDice's engine.
 
-  // What sort of value this is, in the rules' words (core.kind): the same words as the Python
-  // package's for the same JSON value, and no language's type names.
-  function _rt_type_name(value) {
-    if (value === null || value === undefined) return '空值';
-    if (typeof value === 'boolean') return '真假值';
-    if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
-    if (typeof value === 'string') return '文本';
-    if (Array.isArray(value)) return '列表';
-    if (typeof value === 'function') return '函数';
-    if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
-    const proto = Object.getPrototypeOf(value);
-    if (proto === null || proto === Object.prototype) return '映射';
-    return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+// ---- errors (core.py) ----
+// `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
+// them); toJSON() is toDict(), the Python package's to_dict().
+class RuleError extends Error {
+  constructor(message, details) {
+    super(message);
+    const own = {enumerable: true, writable: false, configurable: true};
+    Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
+    Object.defineProperty(this, 'message', Object.assign({value: message}, own));
+    Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
+    Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
   }
-  // A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
-  // first 20 characters), 真/假, 空值, a number; anything else by its kind.
-  function _rt_repr(value) {
-    if (value === null || value === undefined) return '空值';
-    if (value === true) return '真';
-    if (value === false) return '假';
-    if (typeof value === 'number') {
-      if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
-      return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
-    }
-    if (typeof value === 'string') {
-      const chars = Array.from(value);
-      return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
-    }
-    return `${_rt_type_name(value)}类型的值`;
-  }
+  toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
+  toJSON() { return this.toDict(); }
+}
+RuleError.CODE = RuleError.prototype.code = 'rule-error';
+function _rt_error_class(name, code, base) {
+  const cls = class extends (base || RuleError) {};
+  Object.defineProperty(cls, 'name', {value: name});
+  cls.CODE = cls.prototype.code = code;
+  return cls;
+}
+const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
+const BadFace = _rt_error_class('BadFace', 'bad-face');
+const NotSpecifiedBySource = _rt_error_class('NotSpecifiedBySource', 'not-specified-by-source');
+const OutOfBounds = _rt_error_class('OutOfBounds', 'out-of-bounds');
+const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
+const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
 
-  function _rt_within(what, value, limit) {
-    if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
+// What sort of value this is, in the rules' words (core.kind): the same words as the Python
+// package's for the same JSON value, and no language's type names.
+function _rt_type_name(value) {
+  if (value === null || value === undefined) return '空值';
+  if (typeof value === 'boolean') return '真假值';
+  if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
+  if (typeof value === 'string') return '文本';
+  if (Array.isArray(value)) return '列表';
+  if (typeof value === 'function') return '函数';
+  if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || proto === Object.prototype) return '映射';
+  return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+}
+// A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
+// first 20 characters), 真/假, 空值, a number; anything else by its kind.
+function _rt_repr(value) {
+  if (value === null || value === undefined) return '空值';
+  if (value === true) return '真';
+  if (value === false) return '假';
+  if (typeof value === 'number') {
+    if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
+    return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
   }
-  function _rt_floordiv(a, b) {
-    if (b === 0) throw new RuleError('除数为0，无法计算');
-    return Math.floor(a / b);
+  if (typeof value === 'string') {
+    const chars = Array.from(value);
+    return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
   }
-  function _rt_ceildiv(a, b) {
-    if (b === 0) throw new RuleError('除数为0，无法计算');
-    return -Math.floor(-a / b);
-  }
-  function _rt_clamp(x, lo, hi) { return x < lo ? lo : x > hi ? hi : x; }
-  function _rt_check_int(name, value, lo, hi) {
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      throw new OutOfBounds(`${name}必须是整数，得到${_rt_repr(value)}`, {name: name});
-    }
-    if (value < lo || value > hi) {
-      throw new OutOfBounds(`${name}必须在${lo}到${hi}之间，得到${value}`, {name: name, value: value});
-    }
-    return value;
-  }
-  function _rt_check_bool(name, value) {
-    if (typeof value !== 'boolean') throw new OutOfBounds(`${name}必须是真或假，得到${_rt_repr(value)}`, {name: name});
-    return value;
-  }
-  function _rt_check_type(name, value, cls) {
-    if (!(value instanceof cls)) {
-      throw new OutOfBounds(`${name}必须是${cls.name}，得到${_rt_type_name(value)}`, {name: name});
-    }
-    return value;
-  }
-  function _rt_require_specified(entry, what) {
-    if (entry.not_specified !== null) {
-      throw new NotSpecifiedBySource(`${what}“${entry.name}”在原文中没有给出具体规则：${entry.not_specified}`,
-                                     {entry: entry.id});
-    }
-    return entry;
-  }
-  // Check a procedure's inputs in order and throw the first problem (generated code tests them
-  // inline and calls this only when one fails): ['int', name, value, lo, hi], ['bool', name, value],
-  // ['type', name, value, cls], ['entry', name, entry].
-  function _rt_check_inputs(specs) {
-    for (const spec of specs) {
-      if (spec[0] === 'int') _rt_check_int(spec[1], spec[2], spec[3], spec[4]);
-      else if (spec[0] === 'bool') _rt_check_bool(spec[1], spec[2]);
-      else if (spec[0] === 'type') _rt_check_type(spec[1], spec[2], spec[3]);
-      else _rt_require_specified(spec[2], spec[1]);
-    }
-  }
-  function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
+  return `${_rt_type_name(value)}类型的值`;
+}
 
-  // difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
-  // of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
-  function _rt_ratio(a, b) {
-    const b2j = new Map();
-    for (let j = 0; j < b.length; j++) {
-      const list = b2j.get(b[j]);
-      if (list === undefined) b2j.set(b[j], [j]);
-      else list.push(j);
-    }
-    if (b.length >= 200) {
-      const ntest = Math.floor(b.length / 100) + 1;
-      for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
-    }
-    const nothing = [];
-    function longest(alo, ahi, blo, bhi) {
-      let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
-      for (let i = alo; i < ahi; i++) {
-        const newj2len = new Map();
-        for (const j of (b2j.get(a[i]) || nothing)) {
-          if (j < blo) continue;
-          if (j >= bhi) break;
-          const k = (j2len.get(j - 1) || 0) + 1;
-          newj2len.set(j, k);
-          if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
-        }
-        j2len = newj2len;
+function _rt_within(what, value, limit) {
+  if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
+}
+function _rt_floordiv(a, b) {
+  if (b === 0) throw new RuleError('除数为0，无法计算');
+  return Math.floor(a / b);
+}
+function _rt_ceildiv(a, b) {
+  if (b === 0) throw new RuleError('除数为0，无法计算');
+  return -Math.floor(-a / b);
+}
+function _rt_clamp(x, lo, hi) { return x < lo ? lo : x > hi ? hi : x; }
+function _rt_check_int(name, value, lo, hi) {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new OutOfBounds(`${name}必须是整数，得到${_rt_repr(value)}`, {name: name});
+  }
+  if (value < lo || value > hi) {
+    throw new OutOfBounds(`${name}必须在${lo}到${hi}之间，得到${value}`, {name: name, value: value});
+  }
+  return value;
+}
+function _rt_check_bool(name, value) {
+  if (typeof value !== 'boolean') throw new OutOfBounds(`${name}必须是真或假，得到${_rt_repr(value)}`, {name: name});
+  return value;
+}
+function _rt_check_type(name, value, cls) {
+  if (!(value instanceof cls)) {
+    throw new OutOfBounds(`${name}必须是${cls.name}，得到${_rt_type_name(value)}`, {name: name});
+  }
+  return value;
+}
+function _rt_require_specified(entry, what) {
+  if (entry.not_specified !== null) {
+    throw new NotSpecifiedBySource(`${what}“${entry.name}”在原文中没有给出具体规则：${entry.not_specified}`,
+                                   {entry: entry.id});
+  }
+  return entry;
+}
+// Check a procedure's inputs in order and throw the first problem (generated code tests them
+// inline and calls this only when one fails): ['int', name, value, lo, hi], ['bool', name, value],
+// ['type', name, value, cls], ['entry', name, entry].
+function _rt_check_inputs(specs) {
+  for (const spec of specs) {
+    if (spec[0] === 'int') _rt_check_int(spec[1], spec[2], spec[3], spec[4]);
+    else if (spec[0] === 'bool') _rt_check_bool(spec[1], spec[2]);
+    else if (spec[0] === 'type') _rt_check_type(spec[1], spec[2], spec[3]);
+    else _rt_require_specified(spec[2], spec[1]);
+  }
+}
+function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
+
+// difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
+// of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
+function _rt_ratio(a, b) {
+  const b2j = new Map();
+  for (let j = 0; j < b.length; j++) {
+    const list = b2j.get(b[j]);
+    if (list === undefined) b2j.set(b[j], [j]);
+    else list.push(j);
+  }
+  if (b.length >= 200) {
+    const ntest = Math.floor(b.length / 100) + 1;
+    for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
+  }
+  const nothing = [];
+  function longest(alo, ahi, blo, bhi) {
+    let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
+    for (let i = alo; i < ahi; i++) {
+      const newj2len = new Map();
+      for (const j of (b2j.get(a[i]) || nothing)) {
+        if (j < blo) continue;
+        if (j >= bhi) break;
+        const k = (j2len.get(j - 1) || 0) + 1;
+        newj2len.set(j, k);
+        if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
       }
-      while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
-      while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
-      return [besti, bestj, bestsize];
+      j2len = newj2len;
     }
-    let matches = 0;
-    const queue = [[0, a.length, 0, b.length]];
-    while (queue.length) {
-      const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
-      if (k) {
-        matches += k;
-        if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
-        if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
-      }
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+    return [besti, bestj, bestsize];
+  }
+  let matches = 0;
+  const queue = [[0, a.length, 0, b.length]];
+  while (queue.length) {
+    const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
+    if (k) {
+      matches += k;
+      if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
+      if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
     }
-    const total = a.length + b.length;
-    return total ? 2.0 * matches / total : 1.0;
   }
-  function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
-    return x.length < y.length;
-  }
-  // difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
-  // going to the greater name (heapq.nlargest over (ratio, name)).
-  function _rt_close_match(key, names) {
-    const b = Array.from(key, c => c.codePointAt(0));
-    let best = null, bestPoints = null, score = -1;
-    for (const n of names) {
-      const points = Array.from(n, c => c.codePointAt(0));
-      const r = _rt_ratio(points, b);
-      if (r < 0.6) continue;
-      if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
-        best = n; bestPoints = points; score = r;
-      }
+  const total = a.length + b.length;
+  return total ? 2.0 * matches / total : 1.0;
+}
+function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
+  return x.length < y.length;
+}
+// difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
+// going to the greater name (heapq.nlargest over (ratio, name)).
+function _rt_close_match(key, names) {
+  const b = Array.from(key, c => c.codePointAt(0));
+  let best = null, bestPoints = null, score = -1;
+  for (const n of names) {
+    const points = Array.from(n, c => c.codePointAt(0));
+    const r = _rt_ratio(points, b);
+    if (r < 0.6) continue;
+    if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
+      best = n; bestPoints = points; score = r;
     }
-    return best;
   }
-  // Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
-  // (a ratio of at least 0.6), or null; for tools that check words from chat text.
-  function close_match(key, names) {
-    if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
-    return _rt_close_match(key, Array.from(names, String));
-  }
-  // Find an entry by object, id or Chinese name (core.lookup).
-  function _rt_lookup(table, key, what, cls) {
-    if (key instanceof cls) return key;
-    if (typeof key === 'string') {
-      const entry = table.get(key);
-      if (entry !== undefined) return entry;
-      for (const candidate of table.values()) {
-        if (candidate.name === key) return candidate;
-      }
-      const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
-      const close = _rt_close_match(key, names);
-      const hint = close !== null ? `，是否想找“${close}”？` : '';
-      throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
-    }
-    throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
-  }
-  function _rt_index(table, key, what) {
+  return best;
+}
+// Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+// (a ratio of at least 0.6), or null; for tools that check words from chat text.
+function close_match(key, names) {
+  if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+  return _rt_close_match(key, Array.from(names, String));
+}
+// Find an entry by object, id or Chinese name (core.lookup).
+function _rt_lookup(table, key, what, cls) {
+  if (key instanceof cls) return key;
+  if (typeof key === 'string') {
     const entry = table.get(key);
-    if (entry === undefined) throw new UnknownEntry(`没有${what}为${key}的条目`, {key: key});
-    return entry;
+    if (entry !== undefined) return entry;
+    for (const candidate of table.values()) {
+      if (candidate.name === key) return candidate;
+    }
+    const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
+    const close = _rt_close_match(key, names);
+    const hint = close !== null ? `，是否想找“${close}”？` : '';
+    throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
   }
+  throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
+}
+function _rt_index(table, key, what) {
+  const entry = table.get(key);
+  if (entry === undefined) throw new UnknownEntry(`没有${what}为${key}的条目`, {key: key});
+  return entry;
+}
 
-  // A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
-  // size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
-  // reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
-  // table under another.
-  const _rt_FROZEN = new WeakMap();
-  class FrozenMap {
-    constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
-    get size() { return _rt_FROZEN.get(this).size; }
-    get(key) { return _rt_FROZEN.get(this).get(key); }
-    has(key) { return _rt_FROZEN.get(this).has(key); }
-    keys() { return _rt_FROZEN.get(this).keys(); }
-    values() { return _rt_FROZEN.get(this).values(); }
-    entries() { return _rt_FROZEN.get(this).entries(); }
-    forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
-    [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
-    set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
-    delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
-    clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
-    toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
-  }
-  Object.freeze(FrozenMap.prototype);
-  function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
+// A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
+// size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
+// reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
+// table under another.
+const _rt_FROZEN = new WeakMap();
+class FrozenMap {
+  constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
+  get size() { return _rt_FROZEN.get(this).size; }
+  get(key) { return _rt_FROZEN.get(this).get(key); }
+  has(key) { return _rt_FROZEN.get(this).has(key); }
+  keys() { return _rt_FROZEN.get(this).keys(); }
+  values() { return _rt_FROZEN.get(this).values(); }
+  entries() { return _rt_FROZEN.get(this).entries(); }
+  forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
+  [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
+  set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
+  delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
+  clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
+  toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
+}
+Object.freeze(FrozenMap.prototype);
+function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
 
-  // ---- values, sentences, records ----
-  function _rt_plain(value) {
-    if (value !== null && typeof value === 'object') {
-      if (typeof value.toDict === 'function') return value.toDict();
-      if (Array.isArray(value)) return value.map(_rt_plain);
-      const out = {};
-      for (const k of Object.keys(value)) out[k] = _rt_plain(value[k]);
-      return out;
-    }
-    return value;
+// ---- values, sentences, records ----
+function _rt_plain(value) {
+  if (value !== null && typeof value === 'object') {
+    if (typeof value.toDict === 'function') return value.toDict();
+    if (Array.isArray(value)) return value.map(_rt_plain);
+    const out = {};
+    for (const k of Object.keys(value)) out[k] = _rt_plain(value[k]);
+    return out;
   }
-  // A value as it reads in a trace sentence (core.fmt).
-  function _rt_fmt(value) {
-    if (value === true) return '是';
-    if (value === false) return '否';
-    if (value === null || value === undefined) return '无';
-    if (typeof value === 'object' && typeof value.name === 'string') return value.name;
-    return String(value);
+  return value;
+}
+// A value as it reads in a trace sentence (core.fmt).
+function _rt_fmt(value) {
+  if (value === true) return '是';
+  if (value === false) return '否';
+  if (value === null || value === undefined) return '无';
+  if (typeof value === 'object' && typeof value.name === 'string') return value.name;
+  return String(value);
+}
+// An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
+function shown(value, table) {
+  if (_rt_is_table(table) && typeof value === 'string') {
+    return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
   }
-  // An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
-  function shown(value, table) {
-    if (_rt_is_table(table) && typeof value === 'string') {
-      return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
-    }
-    return _rt_fmt(value);
-  }
-  function _rt_faces_text(faces, added) {
-    added = added || [];
-    if (faces.length === 1 && added.length === 0) return `[${faces[0]}]`;
-    if (!added.some(a => a)) return '[' + faces.join(', ') + ']';
-    return '[' + faces.map((f, i) => (added[i] ? `${f}+` : String(f))).join(', ') + ']';
-  }
-  function _rt_signed(n) { return n >= 0 ? `+${n}` : String(n); }
+  return _rt_fmt(value);
+}
+function _rt_faces_text(faces, added) {
+  added = added || [];
+  if (faces.length === 1 && added.length === 0) return `[${faces[0]}]`;
+  if (!added.some(a => a)) return '[' + faces.join(', ') + ']';
+  return '[' + faces.map((f, i) => (added[i] ? `${f}+` : String(f))).join(', ') + ']';
+}
+function _rt_signed(n) { return n >= 0 ? `+${n}` : String(n); }
 
-  // One line of a resolution trace: a step kind, a sentence and its numbers.
-  class TraceStep {
-    constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      const values = {};
-      for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
-      return {kind: this.kind, text: this.text, values: values};
-    }
+// One line of a resolution trace: a step kind, a sentence and its numbers.
+class TraceStep {
+  constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    const values = {};
+    for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
+    return {kind: this.kind, text: this.text, values: values};
   }
-  // What every procedure's result has besides its fields (core.Result).
-  class Result {
-    outcome() { return this.constructor.FIELDS.map(f => this[f]); }
-    // The trace as sentences, one per line; with gm = true also the lines only the game master sees.
-    text(gm) {
-      return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      const out = {procedure: this.constructor.PROCEDURE};
-      for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
-      out.rolls = this.rolls.map(r => r.toDict());
-      out.trace = this.trace.map(s => s.toDict());
-      return out;
-    }
+}
+// What every procedure's result has besides its fields (core.Result).
+class Result {
+  outcome() { return this.constructor.FIELDS.map(f => this[f]); }
+  // The trace as sentences, one per line; with gm = true also the lines only the game master sees.
+  text(gm) {
+    return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
   }
-  function _rt_result(cls, values, rolls, trace) {
-    const out = new cls();
-    const fields = cls.FIELDS;
-    for (let i = 0; i < fields.length; i++) out[fields[i]] = values[i];
-    out.rolls = Object.freeze(rolls);
-    out.trace = Object.freeze(trace);
-    return Object.freeze(out);
+  toJSON() { return this.toDict(); }
+  toDict() {
+    const out = {procedure: this.constructor.PROCEDURE};
+    for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
+    out.rolls = this.rolls.map(r => r.toDict());
+    out.trace = this.trace.map(s => s.toDict());
+    return out;
   }
+}
+function _rt_result(cls, values, rolls, trace) {
+  const out = new cls();
+  const fields = cls.FIELDS;
+  for (let i = 0; i < fields.length; i++) out[fields[i]] = values[i];
+  out.rolls = Object.freeze(rolls);
+  out.trace = Object.freeze(trace);
+  return Object.freeze(out);
+}
 
 
-  // Dice sources (sources.py in JavaScript): seeded, fixed and crypto-backed dice, and dice values.
-  // Part of the runtime every generated JavaScript module carries (after runtime.js).
-  // ---- dice sources (sources.py) ----
-  // A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
-  class DiceValue {
-    constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() { return this.text; }
+// Dice sources (sources.py in JavaScript): seeded, fixed and crypto-backed dice, and dice values.
+// Part of the runtime every generated JavaScript module carries (after runtime.js).
+// ---- dice sources (sources.py) ----
+// A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
+class DiceValue {
+  constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() { return this.text; }
+}
+function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
+function _rt_dice_count(value) {
+  if (value === null) return 0;
+  const terms = value.terms;
+  if (terms.length === 1) return terms[0][0];
+  let n = 0;
+  for (const t of terms) n += t[0];
+  return n;
+}
+const _rt_MADE = new Map();
+function _rt_make_dice(count, sides) {
+  const key = count + 'd' + sides;
+  let value = _rt_MADE.get(key);
+  if (value === undefined) {
+    if (count < 0 || sides < 1) throw new RuleError(`无法掷${count}d${sides}：骰子数不能为负，面数至少为1`);
+    value = new DiceValue(`${count}d${sides}`, count ? [[count, sides]] : [], 0);
+    if (_rt_MADE.size < 4096) _rt_MADE.set(key, value);
   }
-  function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
-  function _rt_dice_count(value) {
-    if (value === null) return 0;
-    const terms = value.terms;
-    if (terms.length === 1) return terms[0][0];
-    let n = 0;
-    for (const t of terms) n += t[0];
-    return n;
-  }
-  const _rt_MADE = new Map();
-  function _rt_make_dice(count, sides) {
-    const key = count + 'd' + sides;
-    let value = _rt_MADE.get(key);
-    if (value === undefined) {
-      if (count < 0 || sides < 1) throw new RuleError(`无法掷${count}d${sides}：骰子数不能为负，面数至少为1`);
-      value = new DiceValue(`${count}d${sides}`, count ? [[count, sides]] : [], 0);
-      if (_rt_MADE.size < 4096) _rt_MADE.set(key, value);
-    }
-    return value;
-  }
+  return value;
+}
 
-  // The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
-  // here rolls the same faces as SeededDice(seed) in the Python package.
-  class _MersenneTwister {
-    constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
-      this.mt = new Uint32Array(624);
-      this.index = 624;
-      this.seedArray(key);
+// The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
+// here rolls the same faces as SeededDice(seed) in the Python package.
+class _MersenneTwister {
+  constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
+    this.mt = new Uint32Array(624);
+    this.index = 624;
+    this.seedArray(key);
+  }
+  seedArray(key) {
+    const mt = this.mt;
+    mt[0] = 19650218;
+    for (let i = 1; i < 624; i++) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = Math.imul(1812433253, p) + i;
     }
-    seedArray(key) {
-      const mt = this.mt;
-      mt[0] = 19650218;
-      for (let i = 1; i < 624; i++) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = Math.imul(1812433253, p) + i;
+    let i = 1, j = 0;
+    for (let k = Math.max(624, key.length); k > 0; k--) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = ((mt[i] ^ Math.imul(p, 1664525)) >>> 0) + key[j] + j;
+      i++; j++;
+      if (i >= 624) { mt[0] = mt[623]; i = 1; }
+      if (j >= key.length) j = 0;
+    }
+    for (let k = 623; k > 0; k--) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = ((mt[i] ^ Math.imul(p, 1566083941)) >>> 0) - i;
+      i++;
+      if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000;
+  }
+  next32() {
+    const mt = this.mt;
+    if (this.index >= 624) {
+      let kk = 0, y;
+      for (; kk < 227; kk++) {
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
+        mt[kk] = mt[kk + 397] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
       }
-      let i = 1, j = 0;
-      for (let k = Math.max(624, key.length); k > 0; k--) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = ((mt[i] ^ Math.imul(p, 1664525)) >>> 0) + key[j] + j;
-        i++; j++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-        if (j >= key.length) j = 0;
+      for (; kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
+        mt[kk] = mt[kk - 227] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
       }
-      for (let k = 623; k > 0; k--) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = ((mt[i] ^ Math.imul(p, 1566083941)) >>> 0) - i;
-        i++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-      }
-      mt[0] = 0x80000000;
+      y = (mt[623] & 0x80000000) | (mt[0] & 0x7fffffff);
+      mt[623] = mt[396] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
+      this.index = 0;
     }
-    next32() {
-      const mt = this.mt;
-      if (this.index >= 624) {
-        let kk = 0, y;
-        for (; kk < 227; kk++) {
-          y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
-          mt[kk] = mt[kk + 397] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        }
-        for (; kk < 623; kk++) {
-          y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
-          mt[kk] = mt[kk - 227] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        }
-        y = (mt[623] & 0x80000000) | (mt[0] & 0x7fffffff);
-        mt[623] = mt[396] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        this.index = 0;
-      }
-      let y = mt[this.index++];
-      y ^= y >>> 11;
-      y ^= (y << 7) & 0x9d2c5680;
-      y ^= (y << 15) & 0xefc60000;
-      y ^= y >>> 18;
-      return y >>> 0;
-    }
-    random() {
-      const a = this.next32() >>> 5, b = this.next32() >>> 6;
-      return (a * 67108864 + b) / 9007199254740992;
-    }
+    let y = mt[this.index++];
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= y >>> 18;
+    return y >>> 0;
   }
-  // An integer seed's absolute value as 32-bit words, least significant first (as CPython's
-  // init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
-  function _rt_seed_words(seed) {
-    let digits;
-    if (typeof seed === 'number') {
-      if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
-        throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
-      }
-      digits = String(Math.abs(seed));
-    } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
-      digits = String(seed).replace(/^-/, '');
-    } else {
+  random() {
+    const a = this.next32() >>> 5, b = this.next32() >>> 6;
+    return (a * 67108864 + b) / 9007199254740992;
+  }
+}
+// An integer seed's absolute value as 32-bit words, least significant first (as CPython's
+// init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
+function _rt_seed_words(seed) {
+  let digits;
+  if (typeof seed === 'number') {
+    if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
       throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
     }
-    const words = [0];
-    for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
-      let carry = digits.charCodeAt(i) - 48;
-      for (let w = 0; w < words.length; w++) {
-        const v = words[w] * 10 + carry;
-        words[w] = v % 4294967296;
-        carry = Math.floor(v / 4294967296);
-      }
-      if (carry) words.push(carry);
-    }
-    while (words.length > 1 && words[words.length - 1] === 0) words.pop();
-    return words;
+    digits = String(Math.abs(seed));
+  } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+    digits = String(seed).replace(/^-/, '');
+  } else {
+    throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
   }
-  // Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
-  // replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
-  // The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
-  // string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
-  class SeededDice {
-    constructor(seed) {
-      if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
-      const twister = new _MersenneTwister(_rt_seed_words(seed));
-      this.random = () => twister.random();
-      // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
-      // is a source of its own, checked like any other).
-      if (new.target === SeededDice) Object.freeze(this);
+  const words = [0];
+  for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
+    let carry = digits.charCodeAt(i) - 48;
+    for (let w = 0; w < words.length; w++) {
+      const v = words[w] * 10 + carry;
+      words[w] = v % 4294967296;
+      carry = Math.floor(v / 4294967296);
     }
-    die(sides) { return Math.floor(this.random() * sides) + 1; }
+    if (carry) words.push(carry);
   }
-  // Faces given in advance, consumed in order; for tests and worked examples.
-  class FixedDice {
-    constructor(faces) {
-      this.faces = Array.from(faces); this.used = 0;
-      if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
-    }
-    die(sides) {
-      if (this.used >= this.faces.length) {
-        throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
-                                {needed: this.used + 1, given: this.faces.length});
-      }
-      const face = this.faces[this.used];
-      if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
-        throw new BadFace(`第${this.used + 1}个骰面${_rt_repr(face)}不是d${sides}能掷出的点数`, {index: this.used});
-      }
-      this.used += 1;
-      return face;
-    }
-    get remaining() { return this.faces.length - this.used; }
+  while (words.length > 1 && words[words.length - 1] === 0) words.pop();
+  return words;
+}
+// Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
+// replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
+// The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
+// string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
+class SeededDice {
+  constructor(seed) {
+    if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
+    const twister = new _MersenneTwister(_rt_seed_words(seed));
+    this.random = () => twister.random();
+    // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
+    // is a source of its own, checked like any other).
+    if (new.target === SeededDice) Object.freeze(this);
   }
+  die(sides) { return Math.floor(this.random() * sides) + 1; }
+}
+// Faces given in advance, consumed in order; for tests and worked examples.
+class FixedDice {
+  constructor(faces) {
+    this.faces = Array.from(faces); this.used = 0;
+    if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
+  }
+  die(sides) {
+    if (this.used >= this.faces.length) {
+      throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
+                              {needed: this.used + 1, given: this.faces.length});
+    }
+    const face = this.faces[this.used];
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`第${this.used + 1}个骰面${_rt_repr(face)}不是d${sides}能掷出的点数`, {index: this.used});
+    }
+    this.used += 1;
+    return face;
+  }
+  get remaining() { return this.faces.length - this.used; }
+}
 
 
-  // The dice engines (pool.py, d20.py, damage.py in JavaScript): rolling and their sentences.
-  // Part of the runtime every generated JavaScript module carries (after sources.js).
-  // ---- the success-counting pool (pool.py) ----
-  class PoolSpec {
-    constructor(sides, successAt, addAt, prefix, botDefaultAddAt) {
-      this.sides = sides;
-      this.success_at = successAt;
-      this.add_at = addAt > 0 ? addAt : sides + 1;
-      this.prefix = prefix;
-      this.bot_default_add_at = botDefaultAddAt;
-    }
-    command(dice, extras) {
-      let text = `${this.prefix}${dice}`;
-      if (this.add_at !== this.bot_default_add_at && this.add_at <= this.sides) text += `a${this.add_at}`;
-      if (extras > 0) text += `+${extras}`;
-      else if (extras < 0) text += `${extras}`;
-      return text;
+// The dice engines (pool.py, d20.py, damage.py in JavaScript): rolling and their sentences.
+// Part of the runtime every generated JavaScript module carries (after sources.js).
+// ---- the success-counting pool (pool.py) ----
+class PoolSpec {
+  constructor(sides, successAt, addAt, prefix, botDefaultAddAt) {
+    this.sides = sides;
+    this.success_at = successAt;
+    this.add_at = addAt > 0 ? addAt : sides + 1;
+    this.prefix = prefix;
+    this.bot_default_add_at = botDefaultAddAt;
+  }
+  command(dice, extras) {
+    let text = `${this.prefix}${dice}`;
+    if (this.add_at !== this.bot_default_add_at && this.add_at <= this.sides) text += `a${this.add_at}`;
+    if (extras > 0) text += `+${extras}`;
+    else if (extras < 0) text += `${extras}`;
+    return text;
+  }
+}
+class PoolRoll {
+  constructor(dice, extras, faces, added, successes, command, allSucceed) {
+    this.dice = dice; this.extras = extras; this.faces = faces; this.added = added;
+    this.successes = successes; this.command = command; this.all_succeed = allSucceed;
+    Object.freeze(this);
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
+            added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
+  }
+}
+// The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
+// its ruleset's declared limit, and no pool is ever rolled without one.
+const _rt_ADDED_DICE = 1000;
+function _rt_too_many_added(maxAdded) {
+  return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
+                           '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
+}
+function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  const command = spec.command(dice, extras);
+  if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
+  const faces = [], added = [];
+  let successes = 0, pending = dice, rolled = 0, left = maxAdded;
+  while (pending > 0) {
+    pending -= 1;
+    const face = source.die(spec.sides);
+    faces.push(face);
+    added.push(rolled >= dice);
+    rolled += 1;
+    if (face >= spec.success_at) successes += 1;
+    if (face >= spec.add_at) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      pending += 1;
     }
   }
-  class PoolRoll {
-    constructor(dice, extras, faces, added, successes, command, allSucceed) {
-      this.dice = dice; this.extras = extras; this.faces = faces; this.added = added;
-      this.successes = successes; this.command = command; this.all_succeed = allSucceed;
-      Object.freeze(this);
+  return new PoolRoll(dice, extras, faces, added, successes, command, false);
+}
+function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  let successes = 0, left = maxAdded;
+  while (n > 0) {
+    n -= 1;
+    const face = dice.die(sides);
+    if (face >= successAt) successes += 1;
+    if (face >= addAt) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      n += 1;
     }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
-              added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
-    }
   }
-  // The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
-  // its ruleset's declared limit, and no pool is ever rolled without one.
-  const _rt_ADDED_DICE = 1000;
-  function _rt_too_many_added(maxAdded) {
-    return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
-                             '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
-  }
-  function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
-    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
-    const command = spec.command(dice, extras);
-    if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
-    const faces = [], added = [];
-    let successes = 0, pending = dice, rolled = 0, left = maxAdded;
-    while (pending > 0) {
-      pending -= 1;
-      const face = source.die(spec.sides);
-      faces.push(face);
-      added.push(rolled >= dice);
-      rolled += 1;
-      if (face >= spec.success_at) successes += 1;
-      if (face >= spec.add_at) {
-        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
-        left -= 1;
-        pending += 1;
-      }
-    }
-    return new PoolRoll(dice, extras, faces, added, successes, command, false);
-  }
-  function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
-    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
-    let successes = 0, left = maxAdded;
-    while (n > 0) {
-      n -= 1;
-      const face = dice.die(sides);
-      if (face >= successAt) successes += 1;
-      if (face >= addAt) {
-        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
-        left -= 1;
-        n += 1;
-      }
-    }
-    return successes;
-  }
-  function _rt_pool_sentence(label, roll) {
-    if (roll.all_succeed) return `${label}：${roll.command}，所有${roll.dice}个骰子均视为成功（不加骰）`;
-    const extras = roll.extras ? `（另有附加成功${roll.extras}）` : '';
-    if (roll.dice === 0) return `${label}：没有骰子可掷，成功数${roll.successes}${extras}`;
-    return `${label}：掷${roll.command}，骰面${_rt_faces_text(roll.faces, roll.added)}，成功数${roll.successes}${extras}`;
-  }
+  return successes;
+}
+function _rt_pool_sentence(label, roll) {
+  if (roll.all_succeed) return `${label}：${roll.command}，所有${roll.dice}个骰子均视为成功（不加骰）`;
+  const extras = roll.extras ? `（另有附加成功${roll.extras}）` : '';
+  if (roll.dice === 0) return `${label}：没有骰子可掷，成功数${roll.successes}${extras}`;
+  return `${label}：掷${roll.command}，骰面${_rt_faces_text(roll.faces, roll.added)}，成功数${roll.successes}${extras}`;
+}
 
-  // ---- the d20 with advantage layers (d20.py) ----
-  class D20Roll {
-    constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
+// ---- the d20 with advantage layers (d20.py) ----
+class D20Roll {
+  constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
+}
+function _rt_roll_d20(source, layers) {
+  if (layers === 0) {
+    const face = source.die(20);
+    return new D20Roll([face], face, 0);
   }
-  function _rt_roll_d20(source, layers) {
-    if (layers === 0) {
-      const face = source.die(20);
-      return new D20Roll([face], face, 0);
-    }
-    const faces = [];
-    for (let i = 0; i < Math.abs(layers) + 1; i++) faces.push(source.die(20));
-    return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
+  const faces = [];
+  for (let i = 0; i < Math.abs(layers) + 1; i++) faces.push(source.die(20));
+  return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
+}
+function _rt_d20_natural(dice, layers) {
+  if (layers === 0) return dice.die(20);
+  let kept = dice.die(20);
+  for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
+    const face = dice.die(20);
+    if (layers > 0 ? face > kept : face < kept) kept = face;
   }
-  function _rt_d20_natural(dice, layers) {
-    if (layers === 0) return dice.die(20);
-    let kept = dice.die(20);
-    for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
-      const face = dice.die(20);
-      if (layers > 0 ? face > kept : face < kept) kept = face;
-    }
-    return kept;
-  }
-  function _rt_d20_sentence(label, roll) {
-    if (roll.layers === 0) return `${label}：掷d20得${roll.natural}`;
-    const mode = `${Math.abs(roll.layers)}重${roll.layers > 0 ? '优势' : '劣势'}`;
-    return `${label}：${mode}，掷${roll.faces.length}个d20 ${_rt_faces_text(roll.faces)}，取${roll.natural}`;
-  }
+  return kept;
+}
+function _rt_d20_sentence(label, roll) {
+  if (roll.layers === 0) return `${label}：掷d20得${roll.natural}`;
+  const mode = `${Math.abs(roll.layers)}重${roll.layers > 0 ? '优势' : '劣势'}`;
+  return `${label}：${mode}，掷${roll.faces.length}个d20 ${_rt_faces_text(roll.faces)}，取${roll.natural}`;
+}
 
-  // ---- damage dice (damage.py) ----
-  class DamageRoll {
-    constructor(faces, total, crit, expression) {
-      this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
+// ---- damage dice (damage.py) ----
+class DamageRoll {
+  constructor(faces, total, crit, expression) {
+    this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
+  }
+}
+function _rt_terms_text(terms, crit) {
+  const mult = crit ? 2 : 1;
+  return terms.map(t => `${t[0] * mult}d${t[1]}`).join('+') || '0';
+}
+function _rt_roll_damage(source, terms, crit) {
+  const faces = [];
+  for (let pass = crit ? 2 : 1; pass > 0; pass--) {
+    for (const t of terms) for (let i = 0; i < t[0]; i++) faces.push(source.die(t[1]));
+  }
+  let total = 0;
+  for (const f of faces) total += f;
+  return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
+}
+function _rt_damage_total(dice, terms, crit) {
+  if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
+    const sides = terms[0][1];
+    return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
+  }
+  let total = 0;
+  for (let pass = crit ? 2 : 1; pass > 0; pass--) {
+    for (let j = 0; j < terms.length; j++) {
+      const count = terms[j][0], sides = terms[j][1];
+      for (let i = 0; i < count; i++) total += dice.die(sides);
     }
   }
-  function _rt_terms_text(terms, crit) {
-    const mult = crit ? 2 : 1;
-    return terms.map(t => `${t[0] * mult}d${t[1]}`).join('+') || '0';
-  }
-  function _rt_roll_damage(source, terms, crit) {
-    const faces = [];
-    for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (const t of terms) for (let i = 0; i < t[0]; i++) faces.push(source.die(t[1]));
-    }
-    let total = 0;
-    for (const f of faces) total += f;
-    return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
-  }
-  function _rt_damage_total(dice, terms, crit) {
-    if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
-      const sides = terms[0][1];
-      return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
-    }
-    let total = 0;
-    for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (let j = 0; j < terms.length; j++) {
-        const count = terms[j][0], sides = terms[j][1];
-        for (let i = 0; i < count; i++) total += dice.die(sides);
-      }
-    }
-    return total;
-  }
-  function _rt_damage_sentence(label, roll, flat) {
-    const bonus = flat ? _rt_signed(flat) : '';
-    const crit = roll.crit ? '（重击，伤害骰掷两次）' : '';
-    return `${label}：掷${roll.expression}${bonus}${crit}，骰面${_rt_faces_text(roll.faces)}，合计${roll.total + flat}`;
-  }
+  return total;
+}
+function _rt_damage_sentence(label, roll, flat) {
+  const bonus = flat ? _rt_signed(flat) : '';
+  const crit = roll.crit ? '（重击，伤害骰掷两次）' : '';
+  return `${label}：掷${roll.expression}${bonus}${crit}，骰面${_rt_faces_text(roll.faces)}，合计${roll.total + flat}`;
+}
 
 
-  // Exact odds (odds.py in JavaScript): distributions of pools, d20 layers and damage dice, and the
-  // enumeration of a procedure's outcomes. Part of the runtime every generated JavaScript module carries.
-  // ---- exact odds (odds.py) ----
-  const _rt_TAIL = 1e-16;
-  const _rt_NEGLIGIBLE = 1e-15;
-  class PoolOdds {
-    constructor(probs, dropped) {
-      this.probs = probs;
-      this.dropped = dropped;
-      this._items = [];
-      let skipped = dropped;
-      for (let m = 0; m < probs.length; m++) {
-        if (probs[m] >= _rt_NEGLIGIBLE) this._items.push([m, probs[m]]);
-      }
-      let small = 0;
-      for (const p of probs) if (p < _rt_NEGLIGIBLE) small += p;
-      this.skipped = skipped + small;
+// Exact odds (odds.py in JavaScript): distributions of pools, d20 layers and damage dice, and the
+// enumeration of a procedure's outcomes. Part of the runtime every generated JavaScript module carries.
+// ---- exact odds (odds.py) ----
+const _rt_TAIL = 1e-16;
+const _rt_NEGLIGIBLE = 1e-15;
+class PoolOdds {
+  constructor(probs, dropped) {
+    this.probs = probs;
+    this.dropped = dropped;
+    this._items = [];
+    let skipped = dropped;
+    for (let m = 0; m < probs.length; m++) {
+      if (probs[m] >= _rt_NEGLIGIBLE) this._items.push([m, probs[m]]);
     }
-    items() { return this._items; }
-    mean() { let s = 0; for (let m = 0; m < this.probs.length; m++) s += m * this.probs[m]; return s; }
+    let small = 0;
+    for (const p of probs) if (p < _rt_NEGLIGIBLE) small += p;
+    this.skipped = skipped + small;
   }
-  const _rt_LOG_FACTORIALS = [0];
-  function _rt_log_factorial(n) {
-    while (_rt_LOG_FACTORIALS.length <= n) {
-      const k = _rt_LOG_FACTORIALS.length;
-      _rt_LOG_FACTORIALS.push(_rt_LOG_FACTORIALS[k - 1] + Math.log(k));
+  items() { return this._items; }
+  mean() { let s = 0; for (let m = 0; m < this.probs.length; m++) s += m * this.probs[m]; return s; }
+}
+const _rt_LOG_FACTORIALS = [0];
+function _rt_log_factorial(n) {
+  while (_rt_LOG_FACTORIALS.length <= n) {
+    const k = _rt_LOG_FACTORIALS.length;
+    _rt_LOG_FACTORIALS.push(_rt_LOG_FACTORIALS[k - 1] + Math.log(k));
+  }
+  return _rt_LOG_FACTORIALS[n];
+}
+function _rt_binom(n, k) {
+  if (k < 0 || k > n) return 0;
+  k = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = c * (n - k + i) / i;
+  return Math.round(c) < 9007199254740992 ? Math.round(c) : c;
+}
+function _rt_log_binom(n, k) { return _rt_log_factorial(n) - _rt_log_factorial(k) - _rt_log_factorial(n - k); }
+function _rt_xlogy(x, y) {
+  if (x === 0) return 0;
+  return y > 0 ? x * Math.log(y) : -Infinity;
+}
+function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
+const _rt_POOL_CACHE = new Map();
+// The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
+// (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
+function pool_distribution(dice, sides, successAt, addAt, cached) {
+  for (const v of [dice, sides, successAt, addAt]) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
+      throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
     }
-    return _rt_LOG_FACTORIALS[n];
   }
-  function _rt_binom(n, k) {
-    if (k < 0 || k > n) return 0;
-    k = Math.min(k, n - k);
-    let c = 1;
-    for (let i = 1; i <= k; i++) c = c * (n - k + i) / i;
-    return Math.round(c) < 9007199254740992 ? Math.round(c) : c;
+  if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
+    : _rt_pool_distribution(dice, sides, successAt, addAt);
+}
+function _rt_pool_distribution(dice, sides, successAt, addAt) {
+  const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
+  let found = _rt_POOL_CACHE.get(key);
+  if (found === undefined) {
+    found = _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL);
+    if (_rt_POOL_CACHE.size >= 4096) _rt_POOL_CACHE.clear();
+    _rt_POOL_CACHE.set(key, found);
   }
-  function _rt_log_binom(n, k) { return _rt_log_factorial(n) - _rt_log_factorial(k) - _rt_log_factorial(n - k); }
-  function _rt_xlogy(x, y) {
-    if (x === 0) return 0;
-    return y > 0 ? x * Math.log(y) : -Infinity;
+  return found;
+}
+function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
+  if (dice <= 0) return new PoolOdds([1.0], 0.0);
+  if (addAt <= 0 || addAt > sides) addAt = sides + 1;
+  let nS = 0, nQ = 0, nR = 0;
+  for (let f = 1; f <= sides; f++) {
+    const s = f >= successAt, a = f >= addAt;
+    if (s && !a) nS++;
+    else if (s && a) nQ++;
+    else if (a) nR++;
   }
-  function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
-  const _rt_POOL_CACHE = new Map();
-  // The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
-  // (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
-  function pool_distribution(dice, sides, successAt, addAt, cached) {
-    for (const v of [dice, sides, successAt, addAt]) {
-      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
-        throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
-      }
+  const nF = sides - nS - nQ - nR;
+  if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
+  const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
+  const d = 1.0 - r, n = dice, ratio = q / d;
+  const inFloats = n * -Math.log(pF + pS) < 600;
+  const a = [], b = [];
+  if (inFloats && n <= 1000) {
+    for (let j = 0; j <= n; j++) a.push(_rt_binom(n, j) * Math.pow(pF, n - j) * Math.pow(pS, j));
+    b.push(Math.pow(d, -n));
+  } else if (inFloats) {  // C(n, j) alone overflows past about 1,030 dice: a_j from its logarithm
+    for (let j = 0; j <= n; j++) a.push(_rt_exp(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF) + _rt_xlogy(j, pS)));
+    b.push(Math.pow(d, -n));
+  } else {
+    for (let j = 0; j <= n; j++) a.push(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF / d) + _rt_xlogy(j, pS / d));
+    b.push(0.0);
+  }
+  const logRatio = ratio > 0 ? Math.log(ratio) : -Infinity;
+  const probs = [];
+  let dropped = 0.0, m = 0;
+  for (;;) {
+    while (b.length <= m) {
+      const k = b.length, prev = b[k - 1];
+      b.push(inFloats ? prev * (n + k - 1) / k * ratio : prev + Math.log((n + k - 1) / k) + logRatio);
     }
-    if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
-    return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
-      : _rt_pool_distribution(dice, sides, successAt, addAt);
-  }
-  function _rt_pool_distribution(dice, sides, successAt, addAt) {
-    const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
-    let found = _rt_POOL_CACHE.get(key);
-    if (found === undefined) {
-      found = _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL);
-      if (_rt_POOL_CACHE.size >= 4096) _rt_POOL_CACHE.clear();
-      _rt_POOL_CACHE.set(key, found);
-    }
-    return found;
-  }
-  function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
-    if (dice <= 0) return new PoolOdds([1.0], 0.0);
-    if (addAt <= 0 || addAt > sides) addAt = sides + 1;
-    let nS = 0, nQ = 0, nR = 0;
-    for (let f = 1; f <= sides; f++) {
-      const s = f >= successAt, a = f >= addAt;
-      if (s && !a) nS++;
-      else if (s && a) nQ++;
-      else if (a) nR++;
-    }
-    const nF = sides - nS - nQ - nR;
-    if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
-    const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
-    const d = 1.0 - r, n = dice, ratio = q / d;
-    const inFloats = n * -Math.log(pF + pS) < 600;
-    const a = [], b = [];
-    if (inFloats && n <= 1000) {
-      for (let j = 0; j <= n; j++) a.push(_rt_binom(n, j) * Math.pow(pF, n - j) * Math.pow(pS, j));
-      b.push(Math.pow(d, -n));
-    } else if (inFloats) {  // C(n, j) alone overflows past about 1,030 dice: a_j from its logarithm
-      for (let j = 0; j <= n; j++) a.push(_rt_exp(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF) + _rt_xlogy(j, pS)));
-      b.push(Math.pow(d, -n));
+    let pm = 0.0;
+    const lo = Math.max(0, m - b.length + 1), hi = Math.min(n, m);
+    if (inFloats) {
+      for (let j = lo; j <= hi; j++) pm += a[j] * b[m - j];
     } else {
-      for (let j = 0; j <= n; j++) a.push(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF / d) + _rt_xlogy(j, pS / d));
-      b.push(0.0);
+      for (let j = lo; j <= hi; j++) pm += _rt_exp(a[j] + b[m - j]);
     }
-    const logRatio = ratio > 0 ? Math.log(ratio) : -Infinity;
-    const probs = [];
-    let dropped = 0.0, m = 0;
-    for (;;) {
-      while (b.length <= m) {
-        const k = b.length, prev = b[k - 1];
-        b.push(inFloats ? prev * (n + k - 1) / k * ratio : prev + Math.log((n + k - 1) / k) + logRatio);
-      }
-      let pm = 0.0;
-      const lo = Math.max(0, m - b.length + 1), hi = Math.min(n, m);
-      if (inFloats) {
-        for (let j = lo; j <= hi; j++) pm += a[j] * b[m - j];
-      } else {
-        for (let j = lo; j <= hi; j++) pm += _rt_exp(a[j] + b[m - j]);
-      }
-      probs.push(pm);
-      m += 1;
-      if (m > n) {
-        if (ratio === 0.0) break;
-        const k = m - n, rho = (n + k) / (k + 1) * ratio;
-        if (rho < 1.0) {
-          const bound = pm * rho / (1.0 - rho);
-          if (bound <= tail) { dropped = bound; break; }
-        }
+    probs.push(pm);
+    m += 1;
+    if (m > n) {
+      if (ratio === 0.0) break;
+      const k = m - n, rho = (n + k) / (k + 1) * ratio;
+      if (rho < 1.0) {
+        const bound = pm * rho / (1.0 - rho);
+        if (bound <= tail) { dropped = bound; break; }
       }
     }
-    while (probs.length > 1 && probs[probs.length - 1] === 0.0) probs.pop();
-    return new PoolOdds(probs, dropped);
   }
-  function _rt_all_succeed_distribution(dice) {
-    const n = Math.max(dice, 0), probs = [];
-    for (let i = 0; i <= n; i++) probs.push(i === n ? 1.0 : 0.0);
-    return new PoolOdds(probs, 0.0);
-  }
-  const _rt_D20_CACHE = new Map();
-  function _rt_d20_distribution(layers) {
-    let out = _rt_D20_CACHE.get(layers);
-    if (out === undefined) {
-      const n = Math.abs(layers) + 1, denom = Math.pow(20, n);
-      out = [];
-      for (let v = 1; v <= 20; v++) {
-        const p = layers >= 0 ? (Math.pow(v, n) - Math.pow(v - 1, n)) / denom
-          : (Math.pow(21 - v, n) - Math.pow(20 - v, n)) / denom;
-        out.push([v, p]);
-      }
-      _rt_D20_CACHE.set(layers, out);
+  while (probs.length > 1 && probs[probs.length - 1] === 0.0) probs.pop();
+  return new PoolOdds(probs, dropped);
+}
+function _rt_all_succeed_distribution(dice) {
+  const n = Math.max(dice, 0), probs = [];
+  for (let i = 0; i <= n; i++) probs.push(i === n ? 1.0 : 0.0);
+  return new PoolOdds(probs, 0.0);
+}
+const _rt_D20_CACHE = new Map();
+function _rt_d20_distribution(layers) {
+  let out = _rt_D20_CACHE.get(layers);
+  if (out === undefined) {
+    const n = Math.abs(layers) + 1, denom = Math.pow(20, n);
+    out = [];
+    for (let v = 1; v <= 20; v++) {
+      const p = layers >= 0 ? (Math.pow(v, n) - Math.pow(v - 1, n)) / denom
+        : (Math.pow(21 - v, n) - Math.pow(20 - v, n)) / denom;
+      out.push([v, p]);
     }
-    return out;
+    _rt_D20_CACHE.set(layers, out);
   }
-  function _rt_window(probs, sides, total) {
-    const out = [];
-    let window = 0.0;
-    for (let i = 0; i < total; i++) {
-      if (i < probs.length) window += probs[i];
-      if (i >= sides) window -= probs[i - sides];
-      out.push(window);
-    }
-    return out;
+  return out;
+}
+function _rt_window(probs, sides, total) {
+  const out = [];
+  let window = 0.0;
+  for (let i = 0; i < total; i++) {
+    if (i < probs.length) window += probs[i];
+    if (i >= sides) window -= probs[i - sides];
+    out.push(window);
   }
-  function _rt_add_die(probs, sides) {
-    const share = 1.0 / sides, total = probs.length + sides - 1;
-    const up = _rt_window(probs, sides, total);
-    const down = _rt_window(probs.slice().reverse(), sides, total).reverse();
-    let peak = 0;
-    for (let i = 1; i < total; i++) if (up[i] > up[peak]) peak = i;
-    const out = [];
-    for (let i = 0; i < total; i++) out.push((i <= peak ? up[i] : down[i]) * share);
-    return out;
+  return out;
+}
+function _rt_add_die(probs, sides) {
+  const share = 1.0 / sides, total = probs.length + sides - 1;
+  const up = _rt_window(probs, sides, total);
+  const down = _rt_window(probs.slice().reverse(), sides, total).reverse();
+  let peak = 0;
+  for (let i = 1; i < total; i++) if (up[i] > up[peak]) peak = i;
+  const out = [];
+  for (let i = 0; i < total; i++) out.push((i <= peak ? up[i] : down[i]) * share);
+  return out;
+}
+function _rt_dice_sum_distribution(terms, crit) {
+  let probs = [1.0], low = 0;
+  const mult = crit ? 2 : 1;
+  for (const t of terms) {
+    for (let i = 0; i < t[0] * mult; i++) { probs = _rt_add_die(probs, t[1]); low += 1; }
   }
-  function _rt_dice_sum_distribution(terms, crit) {
-    let probs = [1.0], low = 0;
-    const mult = crit ? 2 : 1;
-    for (const t of terms) {
-      for (let i = 0; i < t[0] * mult; i++) { probs = _rt_add_die(probs, t[1]); low += 1; }
-    }
-    return probs.map((p, i) => [low + i, p]);
+  return probs.map((p, i) => [low + i, p]);
+}
+const _rt_DICE_ITEMS = new Map();
+function _rt_dice_items(terms, flat, crit) {
+  const key = JSON.stringify(terms) + ',' + flat + ',' + crit;
+  let out = _rt_DICE_ITEMS.get(key);
+  if (out === undefined) {
+    out = _rt_dice_sum_distribution(terms, crit).map(tp => [tp[0] + flat, tp[1]]);
+    if (_rt_DICE_ITEMS.size >= 1024) _rt_DICE_ITEMS.clear();
+    _rt_DICE_ITEMS.set(key, out);
   }
-  const _rt_DICE_ITEMS = new Map();
-  function _rt_dice_items(terms, flat, crit) {
-    const key = JSON.stringify(terms) + ',' + flat + ',' + crit;
-    let out = _rt_DICE_ITEMS.get(key);
-    if (out === undefined) {
-      out = _rt_dice_sum_distribution(terms, crit).map(tp => [tp[0] + flat, tp[1]]);
-      if (_rt_DICE_ITEMS.size >= 1024) _rt_DICE_ITEMS.clear();
-      _rt_DICE_ITEMS.set(key, out);
-    }
-    return out;
+  return out;
+}
+function _rt_count_distribution(single, need, times) {
+  let p = 0;
+  for (let m = 0; m < single.probs.length; m++) if (m >= need) p += single.probs[m];
+  p = Math.min(1.0, Math.max(0.0, p));
+  times = Math.max(times, 0);
+  const probs = [];
+  for (let k = 0; k <= times; k++) {
+    probs.push(times <= 1000 ? _rt_binom(times, k) * Math.pow(p, k) * Math.pow(1.0 - p, times - k)
+      : _rt_exp(_rt_log_binom(times, k) + _rt_xlogy(k, p) + _rt_xlogy(times - k, 1.0 - p)));
   }
-  function _rt_count_distribution(single, need, times) {
-    let p = 0;
-    for (let m = 0; m < single.probs.length; m++) if (m >= need) p += single.probs[m];
-    p = Math.min(1.0, Math.max(0.0, p));
-    times = Math.max(times, 0);
-    const probs = [];
-    for (let k = 0; k <= times; k++) {
-      probs.push(times <= 1000 ? _rt_binom(times, k) * Math.pow(p, k) * Math.pow(1.0 - p, times - k)
-        : _rt_exp(_rt_log_binom(times, k) + _rt_xlogy(k, p) + _rt_xlogy(times - k, 1.0 - p)));
-    }
-    return new PoolOdds(probs, single.dropped * times);
-  }
-  const _rt_CERTAIN_ZERO = new PoolOdds([1.0], 0.0);
-  const _rt_ZERO_ITEMS = [[0, 1.0]];
+  return new PoolOdds(probs, single.dropped * times);
+}
+const _rt_CERTAIN_ZERO = new PoolOdds([1.0], 0.0);
+const _rt_ZERO_ITEMS = [[0, 1.0]];
 
-  function _rt_sort_values(values) {
-    return values.sort((x, y) => (typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : Number(x) - Number(y)));
+function _rt_sort_values(values) {
+  return values.sort((x, y) => (typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : Number(x) - Number(y)));
+}
+// The exact outcome distribution of one procedure call (odds.Odds): `outcomes` is a list of
+// [outcome array, probability]; hitProbability and expectedDamage read the fields the procedure
+// declares as its hit and damage; `dropped` is the tail mass left out.
+class Odds {
+  constructor(fields, outcomes, dropped, hit, damage) {
+    this.fields = fields; this.outcomes = outcomes; this.dropped = dropped; this.hit = hit; this.damage = damage;
+    Object.freeze(this);
   }
-  // The exact outcome distribution of one procedure call (odds.Odds): `outcomes` is a list of
-  // [outcome array, probability]; hitProbability and expectedDamage read the fields the procedure
-  // declares as its hit and damage; `dropped` is the tail mass left out.
-  class Odds {
-    constructor(fields, outcomes, dropped, hit, damage) {
-      this.fields = fields; this.outcomes = outcomes; this.dropped = dropped; this.hit = hit; this.damage = damage;
+  total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
+  probability(where) {
+    const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
+    let s = 0;
+    for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
+    return s;
+  }
+  marginal(field) {
+    const i = this._field(field), acc = new Map();
+    for (const o of this.outcomes) acc.set(o[0][i], (acc.get(o[0][i]) || 0) + o[1]);
+    const out = new Map();
+    for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
+    return out;
+  }
+  expected(field) {
+    const i = this._field(field);
+    let s = 0;
+    for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
+    return s;
+  }
+  get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
+  get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
+  _field(name) {
+    const i = this.fields.indexOf(name);
+    if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
+    return i;
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {
+      fields: this.fields.slice(),
+      outcomes: this.outcomes.map(o => {
+        const outcome = {};
+        this.fields.forEach((f, i) => { outcome[f] = o[0][i]; });
+        return {outcome: outcome, probability: o[1]};
+      }),
+      hit_field: this.hit, damage_field: this.damage,
+      hit_probability: this.hit === null ? null : this.hit_probability,
+      expected_damage: this.damage === null ? null : this.expected_damage,
+      dropped_tail_mass: this.dropped,
+    };
+  }
+}
+// Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+// enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+// LimitExceeded (an enumeration too big to finish in interactive time), before the work. The
+// innermost loop's body puts one outcome, uncharged: bounded by the charged loops around it.
+class OddsBuilder {
+  constructor(fields, hit, damage, budget) {
+    this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
+    this.left = budget;
+  }
+  put(outcome, p) {
+    const key = JSON.stringify(outcome);
+    const found = this.acc.get(key);
+    if (found === undefined) this.acc.set(key, [outcome, p]);
+    else found[1] += p;
+  }
+  outcomes(p, dist) {
+    const items = dist.items();
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    if (dist.skipped) this.dropped += p * dist.skipped;
+    return items;
+  }
+  each(items) {
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    return items;
+  }
+  drop(p) {
+    if (--this.left < 0) OddsBuilder.exceeded();
+    this.dropped += p;
+  }
+  static exceeded() {
+    throw new LimitExceeded('概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟');
+  }
+  build() { return new Odds(this.fields, Array.from(this.acc.values()), this.dropped, this.hit, this.damage); }
+}
+
+
+// Calls and combatants: the options object of a public call, and combatant records.
+// Part of the runtime every generated JavaScript module carries (last of its files).
+// ---- calls ----
+// The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
+// The result has no prototype: a property another script added to Object.prototype (a shared
+// engine such as SealDice's) can never stand in for an option that was not given.
+function _rt_options(options, keys) {
+  const out = Object.create(null);
+  if (options === undefined || options === null) return out;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    out[k] = options[k];
+  }
+  return out;
+}
+// The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
+// or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
+// as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
+// checks every face; anything else is OutOfBounds.
+function _rt_dice_source(dice) {
+  if (dice !== null && dice !== undefined) {
+    const proto = Object.getPrototypeOf(dice);
+    if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
+      return dice;
+    }
+  }
+  if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
+      || typeof dice.die !== 'function') {
+    throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
+                          {name: 'dice'});
+  }
+  return new _CheckedDice(dice);
+}
+// A face a source gave, short enough for a message whatever it is (sources._face_text).
+function _rt_face_text(face) {
+  if (typeof face === 'number') {
+    if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
+    return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
+  }
+  if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
+  if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
+  return `${_rt_type_name(face)}类型的值`;
+}
+// A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
+class _CheckedDice {
+  constructor(source) { this.source = source; this.given = 0; }
+  die(sides) {
+    const face = this.source.die(sides);
+    this.given += 1;
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
+                        {index: this.given - 1});
+    }
+    return face;
+  }
+}
+
+// ---- combatants ----
+// stats: [[id, Chinese name, 'int' | 'bool', default, min, max], ...]
+function _rt_combatant_init(self, stats, given) {
+  given = given === undefined || given === null ? {} : given;
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(given)}`);
+  }
+  const known = stats.map(s => s[0]);
+  for (const key of Object.keys(given)) {
+    if (known.indexOf(key) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
+  }
+  for (const s of stats) {
+    const own = Object.prototype.hasOwnProperty.call(given, s[0]);  // never an inherited property
+    const value = own && given[s[0]] !== undefined ? given[s[0]] : s[3];
+    if (s[2] === 'int') _rt_check_int(s[1], value, s[4], s[5]);
+    else _rt_check_bool(s[1], value);
+    self[s[0]] = value;
+  }
+  Object.freeze(self);
+}
+function _rt_stats_from_dict(data, names, stats) {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(data)}`);
+  }
+  const known = stats.map(s => s[0]), values = {};
+  for (const key of Object.keys(data)) {
+    const stat = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : key;
+    if (known.indexOf(stat) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
+    if (Object.prototype.hasOwnProperty.call(values, stat)) {
+      throw new OutOfBounds(`属性“${key}”给出了两次（编号与名称各一次）`, {key: key});
+    }
+    values[stat] = data[key];
+  }
+  return values;
+}
+function _rt_combatant_dict(self, stats) {
+  const out = {};
+  for (const s of stats) out[s[0]] = self[s[0]];
+  return out;
+}
+
+// ---- the fight's values, their ranges, and the checked reader of stored fights (fight_state.py) ----
+// Every value of a fight has a declared range, kept by Fight.apply/next_turn and enforced by
+// _rt_read_fight on stored data, with the same limits and messages as the Python runtime.
+const MAX_MEMBERS = 100;
+const MAX_LOG = 1000;
+const MAX_LOG_LINE = 500;  // characters (code points) of one log line (longer lines are cut with "…")
+const MAX_VALUE = 1000000000;  // counters, modifier amounts and expiry turns
+const MAX_TURN = 1000000;
+const MAX_NAME = 100;  // characters of a combatant's name
+const MAX_MODIFIERS = 100;  // active modifiers per combatant
+const MAX_CONDITIONS = 100;  // conditions per combatant
+
+// The code points Python's unicodedata (Unicode 14) puts in the categories Cc, Cf, Cs, Co, Cn, Zl
+// and Zp (control, format, surrogate, private, unassigned, line and paragraph separators): ranges
+// as base-36 pairs (start after the previous range's end, length - 1).
+const _rt_HIDDEN_TEXT = [
+  '0 v 2o w e 0 jv 1 7 3 8 0 2 0 l 0 b2 0 13 1 1f 1 4 0 1k 7 s 3 7 g n 0 5d 0 1d 1 1o 1 2u d 1o 1',
+  '1e 1 g 0 t 1 2 0 c 4 w 8 23 0 4i 0 9 1 3 1 n 0 8 0 2 2 5 1 a 1 3 1 5 7 2 3 3 0 6 1 q 1 4 0 7 3 3',
+  '1 n 0 8 0 3 0 3 0 3 1 2 0 6 3 3 1 4 2 2 6 5 0 2 6 i 9 4 0 a 0 4 0 n 0 8 0 3 0 6 1 b 0 4 0 4 1 2',
+  'e 5 1 d 6 8 0 4 0 9 1 3 1 n 0 8 0 3 0 6 1 a 1 3 1 4 6 4 3 3 0 6 1 j 9 3 0 7 2 4 0 5 2 3 0 2 0 3',
+  '2 3 2 4 2 d 3 6 2 4 0 5 1 2 5 2 d m 4 e 0 4 0 o 0 h 1 a 0 4 0 5 6 3 0 4 1 2 1 5 1 b 6 n 0 4 0 o',
+  '0 b 0 6 1 a 0 4 0 5 6 3 5 3 0 5 1 b 0 3 c e 0 4 0 1g 0 4 0 7 3 h 1 r 0 4 0 j 2 p 0 a 0 2 1 8 2 2',
+  '3 7 0 2 0 9 5 b 1 4 b 1n 3 u 10 3 0 2 0 6 0 p 0 2 0 o 1 6 0 2 0 7 1 b 1 5 v 21 0 11 3 14 0 11 0',
+  'g 0 e 10 5j 0 2 4 2 1 ai 0 5 1 8 0 2 0 5 1 16 0 5 1 y 0 5 1 8 0 2 0 5 1 g 0 1m 0 5 1 1w 1 x 2 r',
+  '5 2f 1 7 1 im 2 2i 6 n 8 p 8 l b e 0 4 0 3 b 2n 1 b 5 b 5 f 0 c 5 2i 6 18 4 1z 9 w 0 d 3 d 3 2 2',
+  '17 1 6 a 19 3 r 5 c 2 1r 1 1u 0 u 1 c 5 b 5 f 1 w 1c 26 2 1c 0 39 7 1p 2 g 2 1p 6 18 1 c 7 18 4',
+  'ev 1 7 1 13 1 7 1 9 0 2 0 2 0 2 0 w 1 1i 0 g 0 f 1 7 0 k 1 4 0 a 0 c 4 p 6 1e f 3 1 s 0 e 2 y e',
+  'y e 3x 3 ig o c k 1ed 1 x 0 9q 4 1a 0 2 4 2 1 1l 6 3 d p 8 8 0 8 0 8 0 8 0 8 0 8 0 8 0 8 0 3j x',
+  'r 0 2i b 5z p d 3 1t 0 2f 1 2w 4 18 0 2n 0 2d b 1c 0 mlq 2 1k 8 9p j 55 7 5o 4 3 0 2 0 6 n 1o 2',
+  'b 5 1l 7 1z 7 d 5 39 a v 2 27 0 c 3 y 0 1k 8 f 1 b 1 2w n t 9 7 1 7 1 7 8 8 0 8 0 1p 3 3j 1 b 5',
+  '8md b o 3 1e 6ir a7 1 2z 11 8 b 6 4 r 0 6 0 2 0 3 0 3 0 3i f ce 1 1j 6 2 v 17 5 1g 0 k 0 5 3 6 0',
+  '3s 3 5b 2 7 1 7 1 7 1 4 2 8 0 8 c 3 1 d 0 r 0 k 0 3 0 g 1 f x 3g 4 4 3 1a 2 2h 0 e 2 2 1a 1b 3l',
+  'u 2 1e e t 3 11 8 v 4 18 4 v 0 12 3 f 15 4f 1 b 5 11 3 11 3 15 7 1h a d 0 g 0 8 0 3 0 c 0 g 0 8',
+  '0 3 1u 8o 8 n 9 9 n 7 0 17 0 a 1w 7 1 2 0 19 0 3 2 2 1 o 0 21 7 a 1b k 0 3 4 y 2 s 4 2 1r 1l 3 l',
+  '1 1f 0 3 4 9 0 4 0 u 1 4 3 b 6 a 6 1t v 14 3 d 8 1j 2 u 1 s 4 r 6 5 b 8 27 22 1i 1g c 1g 6 1b 7',
+  'b 85 w 0 17 0 4 1 3 25 15 7 17 l r 11 t j o 8 27 3 11 8 1r 0 6 c q 6 b 5 1i 0 j 7 14 8 2p 0 l a',
+  'j 0 19 1s 8 0 2 0 5 0 g 0 c 5 1o 4 b 5 5 0 9 1 3 1 n 0 8 0 3 0 6 0 b 1 3 1 4 1 2 5 2 4 8 1 8 2 6',
+  '3u 2l 0 6 t 21 7 b 4l 1j 1 13 x 1y a b 5 e i 1n 5 b 1h s 1 g 3 o 54 1p 2r 2c b 9 1 2 1 9 0 3 0 v',
+  '0 3 1 d 8 b 1x 9 1 1b 1 c q 21 7 2c c 22 7a a 0 1a 0 f 9 u 2 x 1 n 0 f 20 8 0 3 0 19 2 2 0 3 0 a',
+  '7 b 5 7 0 3 0 12 0 3 0 7 6 b 8l q 52 2 e 1f c po 2t 34 0 6 a 5h 217 2s c ts 34g g8 6ns fu 6 w 0',
+  'b 3 2a 0 b 5 v 1 7 9 1z 9 b 0 8 0 m 4 k j3 2k 2s 24 3 1m 6 i 1r 6 a 3 d 4qh 7 yf 15 a 6w6 5 0 8',
+  '0 3 0 84 18 4 g 5 7 b1 1s3 30 4 e 2 a 6 b 1 5 3mn 1b 1 o 8 39 1n 6v 9 14 1 23 7 35 k 1z 49 l b',
+  '2g 8 q 3q 2e 0 20 0 3 1 2 1 3 1 5 0 d 0 2 0 8 0 1u 0 5 1 9 0 8 0 t 0 5 0 6 0 2 2 8 0 9h 1 85 1',
+  'jj e 6 0 g un w 68 8 0 i 1 8 0 3 0 6 5w 1a 2 f 1 b 3 3 8v w g 1n 4 2 yn 8 0 5 0 3 0 g 0 5i 1 h',
+  '14 25 3 b 3 3 ls 1x 23 1q 5d 5 0 s 0 3 0 2 1 2 0 b 0 5 0 2 0 2 5 2 3 2 0 2 0 2 0 4 0 3 0 2 1 2 0',
+  '2 0 2 0 2 0 2 0 3 0 2 1 5 0 8 0 5 0 5 0 2 0 b 0 i 4 4 0 6 0 i 1f 3 7h 19 3 2t b g 1 g 0 g 0 12 9',
+  '4v 1j u c 19 3 a 6 3 d 7 49 rd 4 h 2 e 2 39 b 2i 6 d 3 2 e d 3 1l 7 b 5 15 7 v 1 3 25 9h b f 1 6',
+  '2 6 2 8 8 u 2 c 4 7 9 b 5 9 7 8 8 44 0 1k 10 b sl wyp v 37e 6 67 1 4g3 d 5rm 2e6 f3 15t 3t8 fcms',
+  '6p 47bj'
+].join(' ');
+let _rt_HIDDEN = null;  // [start, end, start, end, ...], decoded once
+function _rt_hidden(cp) {
+  if (_rt_HIDDEN === null) {
+    const parts = _rt_HIDDEN_TEXT.split(' ').map(x => parseInt(x, 36)), out = [];
+    let at = 0;
+    for (let i = 0; i < parts.length; i += 2) {
+      const start = at + parts[i];
+      at = start + parts[i + 1];
+      out.push(start, at);
+    }
+    _rt_HIDDEN = out;
+  }
+  let lo = 0, hi = _rt_HIDDEN.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < _rt_HIDDEN[2 * mid]) hi = mid - 1;
+    else if (cp > _rt_HIDDEN[2 * mid + 1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+// How many characters (code points, as Python's len) a string has.
+function _rt_chars(text) {
+  let n = 0;
+  for (const _c of text) n++;  // eslint-disable-line no-unused-vars
+  return n;
+}
+// Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
+function _rt_text_less(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
+    return x < y;
+  }
+  return a.length < b.length;
+}
+function _rt_text_cmp(a, b) { return a === b ? 0 : _rt_text_less(a, b) ? -1 : 1; }
+function _rt_tuple_cmp(x, y) {  // tuples of strings, as Python compares them
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = _rt_text_cmp(x[i], y[i]);
+    if (c) return c;
+  }
+  return x.length - y.length;
+}
+function _rt_signed_int(n) { return n >= 0 ? `+${n}` : String(n); }  // Python's f"{n:+d}"
+
+class _rt_Modifier {
+  constructor(stat, delta, expires, source) {
+    this.stat = stat; this.delta = delta; this.expires = expires; this.source = source;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.stat, this.delta, this.expires, this.source]; }
+}
+class _rt_Condition {
+  constructor(id, value, source, expires) {
+    this.id = id; this.value = value; this.source = source; this.expires = expires;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.id, this.value, this.source, this.expires]; }
+}
+function _rt_same_condition(a, b) {
+  return a.id === b.id && a.value === b.value && a.source === b.source && a.expires === b.expires;
+}
+// One combatant of a fight: counters and points as [key, value] pairs sorted by key.
+class _rt_Member {
+  // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
+              frozen) {
+    this.name = name; this.base = base;
+    if (frozen === true) {
+      this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
+      this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
+      this.resources = resources; this.lowered = lowered;
       Object.freeze(this);
+      return;
     }
-    total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
-    probability(where) {
-      const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
-      let s = 0;
-      for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
-      return s;
-    }
-    marginal(field) {
-      const i = this._field(field), acc = new Map();
-      for (const o of this.outcomes) acc.set(o[0][i], (acc.get(o[0][i]) || 0) + o[1]);
-      const out = new Map();
-      for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
-      return out;
-    }
-    expected(field) {
-      const i = this._field(field);
-      let s = 0;
-      for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
-      return s;
-    }
-    get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
-    get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
-    _field(name) {
-      const i = this.fields.indexOf(name);
-      if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
-      return i;
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {
-        fields: this.fields.slice(),
-        outcomes: this.outcomes.map(o => {
-          const outcome = {};
-          this.fields.forEach((f, i) => { outcome[f] = o[0][i]; });
-          return {outcome: outcome, probability: o[1]};
-        }),
-        hit_field: this.hit, damage_field: this.damage,
-        hit_probability: this.hit === null ? null : this.hit_probability,
-        expected_damage: this.damage === null ? null : this.expected_damage,
-        dropped_tail_mass: this.dropped,
-      };
-    }
+    this.counters = Object.freeze(counters); this.points = Object.freeze(points);
+    this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
+    this.conditions = Object.freeze(conditions || []);
+    this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
+    this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
+    this.ready = ready || '';  // the kind of action it has readied ('' none)
+    this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
+    this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
+    Object.freeze(this);
   }
-  // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
-  // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
-  // LimitExceeded (an enumeration too big to finish in interactive time), before the work. The
-  // innermost loop's body puts one outcome, uncharged: bounded by the charged loops around it.
-  class OddsBuilder {
-    constructor(fields, hit, damage, budget) {
-      this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
-      this.left = budget;
-    }
-    put(outcome, p) {
-      const key = JSON.stringify(outcome);
-      const found = this.acc.get(key);
-      if (found === undefined) this.acc.set(key, [outcome, p]);
-      else found[1] += p;
-    }
-    outcomes(p, dist) {
-      const items = dist.items();
-      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
-      if (dist.skipped) this.dropped += p * dist.skipped;
-      return items;
-    }
-    each(items) {
-      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
-      return items;
-    }
-    drop(p) {
-      if (--this.left < 0) OddsBuilder.exceeded();
-      this.dropped += p;
-    }
-    static exceeded() {
-      throw new LimitExceeded('概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟');
-    }
-    build() { return new Odds(this.fields, Array.from(this.acc.values()), this.dropped, this.hit, this.damage); }
+  counter(key) { return _rt_get(this.counters, key); }
+  track_points(key) { return _rt_get(this.points, key); }
+}
+// `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
+// (The rest of `m` is frozen already: only the new pairs are frozen here.)
+function _rt_with_counters(m, counters) {
+  return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
+}
+function _rt_with_points(m, points) {
+  return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
+}
+function _rt_member_with(m, changes) {
+  const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
+  return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
+                        v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
+}
+function _rt_get(pairs, key) {
+  for (const kv of pairs) if (kv[0] === key) return kv[1];
+  return 0;
+}
+// `pairs` (sorted by key) with `key` set to `value`.
+function _rt_put(pairs, key, value) {
+  if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
+  for (let i = 0; i < pairs.length; i++) {
+    const k = pairs[i][0];
+    if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
+    if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
   }
+  return pairs.concat([[key, value]]);
+}
+// A log line within MAX_LOG_LINE characters.
+function _rt_line(text) {
+  if (text.length <= MAX_LOG_LINE) return text;
+  const chars = Array.from(text);
+  return chars.length <= MAX_LOG_LINE ? text : chars.slice(0, MAX_LOG_LINE - 1).join('') + '…';
+}
+function _rt_check_name(name) {
+  let ok = typeof name === 'string';
+  if (ok) {
+    const n = _rt_chars(name);
+    ok = n >= 1 && n <= MAX_NAME;
+    if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
+  }
+  if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
+  return name;
+}
 
+// ---- the checked reader of stored fights ----
+const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
+const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
+                         'ready', 'resources', 'lowered'];
+function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
+function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
+function _rt_is_mapping(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
+}
+function _rt_mapping(value, what, keys, limit) {
+  limit = limit === undefined ? 1000 : limit;
+  if (!_rt_is_mapping(value)) throw _rt_bad(`${what}应为映射`);
+  const own = Object.keys(value);
+  if (own.length > limit) throw _rt_bad(`${what}的条目超过${limit}个`);
+  if (keys !== null && own.some(k => keys.indexOf(k) < 0)) throw _rt_bad(`${what}有未知的键`);
+  return value;
+}
+function _rt_list(value, what, limit) {
+  if (!Array.isArray(value)) throw _rt_bad(`${what}应为列表`);
+  if (value.length > limit) throw _rt_bad(`${what}超过${limit}项`);
+  return value.slice();
+}
+function _rt_int(value, what, lo, hi) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
+    throw _rt_bad(`${what}必须是${lo}至${hi}的整数`);
+  }
+  return value;
+}
+function _rt_text(value, what, limit) {
+  if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
+  return value;
+}
+function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
+function _rt_pairs(value, what, known, lo, hi) {
+  const keys = Array.from(known.keys());
+  const raw = _rt_mapping(value, what, keys, keys.length);
+  const out = Object.keys(raw).map(k => [k, _rt_int(raw[k], `${what}“${k}”`, lo, hi)]);
+  return out.sort((a, b) => _rt_tuple_cmp([a[0]], [b[0]]));
+}
+function _rt_fight_stats(rules, value) {
+  const raw = _rt_mapping(value, '属性', null, 2 * Math.max(1, rules.stat_count));
+  for (const k of Object.keys(raw)) {
+    _rt_text(k, '属性名', MAX_NAME);
+    if (typeof raw[k] !== 'boolean') _rt_int(raw[k], `属性“${k}”`, -MAX_VALUE, MAX_VALUE);
+  }
+  return rules.combatant.fromDict(raw);  // each stat's own range: the package's OutOfBounds
+}
+// [members, turn, relations, log] of a stored fight, every value checked (OutOfBounds).
+function _rt_read_fight(rules, data) {
+  const top = _rt_mapping(data, '战斗记录', _rt_TOP_KEYS);
+  if (!_rt_has(top, 'members')) throw _rt_bad('缺少 members');
+  const rawMembers = _rt_list(top.members, '角色', MAX_MEMBERS);
+  if (!rawMembers.length) throw _rt_bad(`一场战斗要有1至${MAX_MEMBERS}名角色`);
+  const sources = new Set(Array.from(rules.actions.values()).map(a => a.name));
+  const members = [], names = new Set();
+  for (const raw of rawMembers) {
+    const m = _rt_mapping(raw, '角色', _rt_MEMBER_KEYS);
+    if (!_rt_has(m, 'name') || !_rt_has(m, 'stats')) throw _rt_bad('角色缺少 name 或 stats');
+    const name = _rt_check_name(m.name);
+    if (names.has(name)) throw _rt_bad(`角色“${name}”出现了两次`);
+    names.add(name);
+    const base = _rt_fight_stats(rules, m.stats);
+    const counters = _rt_pairs(_rt_get_or(m, 'counters', {}), '计数', rules.counters, -MAX_VALUE, MAX_VALUE);
+    const points = _rt_pairs(_rt_get_or(m, 'points', {}), '负面点数', rules.tracks, 0, rules.points_max);
+    const states = [];
+    for (const s of _rt_list(_rt_get_or(m, 'states', []), '状态', rules.state_names.size)) {
+      if (typeof s !== 'string' || !rules.state_names.has(s) || states.indexOf(s) >= 0) throw _rt_bad('状态未知或重复');
+      states.push(s);
+    }
+    const mods = [];
+    for (const x of _rt_list(_rt_get_or(m, 'modifiers', []), '临时修正', MAX_MODIFIERS)) {
+      const parts = _rt_list(x, '临时修正', 4);
+      if (parts.length !== 4 || typeof parts[0] !== 'string' || typeof parts[3] !== 'string'
+          || !rules.stats.has(parts[0]) || !sources.has(parts[3])) {
+        throw _rt_bad('临时修正应为（属性, 数值, 到期回合, 来源过程）');
+      }
+      mods.push(new _rt_Modifier(parts[0], _rt_int(parts[1], '修正值', -MAX_VALUE, MAX_VALUE),
+                             _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
+    }
+    states.sort(_rt_text_cmp);
+    const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
+    members.push(new _rt_Member(name, base, counters, points, states, mods,
+                                _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
+                                budget[2], held[0], held[1]));
+  }
+  const n = members.length, relations = [];
+  for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
+    const parts = _rt_list(x, '关系', 3);
+    if (parts.length !== 3 || parts.some(p => typeof p !== 'string') || !rules.relations.has(parts[0])
+        || !names.has(parts[1]) || !names.has(parts[2])) {
+      throw _rt_bad('关系应为（关系, 角色, 角色），且都已声明');
+    }
+    if (relations.some(r => r[0] === parts[0] && r[1] === parts[1] && r[2] === parts[2])) throw _rt_bad('关系重复');
+    relations.push(Object.freeze([parts[0], parts[1], parts[2]]));
+  }
+  for (const m of members) {
+    if (m.conditions.some(c => c.source && !names.has(c.source))) throw _rt_bad('条件的来源不是战斗中的角色');
+  }
+  const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
+  const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
+  if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
+  return [members, turn, relations.sort(_rt_tuple_cmp), log];
+}
+function _rt_read_conditions(rules, value) {
+  const out = [];
+  for (const x of _rt_list(value, '条件', MAX_CONDITIONS)) {
+    const parts = _rt_list(x, '条件', 4);
+    if (parts.length !== 4 || typeof parts[0] !== 'string' || !rules.conditions.has(parts[0])) {
+      throw _rt_bad('条件应为（条件, 数值, 来源, 到期回合），且条件已声明');
+    }
+    const spec = rules.conditions.get(parts[0]);
+    const c = new _rt_Condition(parts[0], _rt_int(parts[1], '条件数值', 0, spec.max_value),
+                            _rt_text(parts[2], '条件来源', MAX_NAME), _rt_int(parts[3], '到期回合', -1, MAX_VALUE));
+    if (out.some(d => d.id === c.id && d.source === c.source)) throw _rt_bad('条件重复');
+    out.push(c);
+  }
+  return out;
+}
+// [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
+// one the turn declares (fight_state._budget).
+function _rt_read_budget(rules, m) {
+  const turn = rules.turn;
+  const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
+  const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
+  const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
+  const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
+  const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
+  if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
+  const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
+  if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
+  return [spent, owed, ready];
+}
 
-  // Calls and combatants: the options object of a public call, and combatant records.
-  // Part of the runtime every generated JavaScript module carries (last of its files).
-  // ---- calls ----
-  // The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
-  // The result has no prototype: a property another script added to Object.prototype (a shared
-  // engine such as SealDice's) can never stand in for an option that was not given.
-  function _rt_options(options, keys) {
-    const out = Object.create(null);
-    if (options === undefined || options === null) return out;
-    if (typeof options !== 'object' || Array.isArray(options)) {
-      throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-    }
-    for (const k of Object.keys(options)) {
-      if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
-      out[k] = options[k];
-    }
-    return out;
-  }
-  // The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
-  // or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
-  // as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
-  // checks every face; anything else is OutOfBounds.
-  function _rt_dice_source(dice) {
-    if (dice !== null && dice !== undefined) {
-      const proto = Object.getPrototypeOf(dice);
-      if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
-        return dice;
-      }
-    }
-    if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
-        || typeof dice.die !== 'function') {
-      throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
-                            {name: 'dice'});
-    }
-    return new _CheckedDice(dice);
-  }
-  // A face a source gave, short enough for a message whatever it is (sources._face_text).
-  function _rt_face_text(face) {
-    if (typeof face === 'number') {
-      if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
-      return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
-    }
-    if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
-    if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
-    return `${_rt_type_name(face)}类型的值`;
-  }
-  // A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
-  class _CheckedDice {
-    constructor(source) { this.source = source; this.given = 0; }
-    die(sides) {
-      const face = this.source.die(sides);
-      this.given += 1;
-      if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
-        throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
-                          {index: this.given - 1});
-      }
-      return face;
-    }
-  }
+// ---- a ruleset's fight data, and conditions (fight_state.FightRules, fight_conditions.py) ----
+// The generated module passes its fight data to _rt_fight_rules as arrays of [key, value] pairs
+// (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
+const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
+                                  ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
+                                  ['bonus', '附赠动作'], ['', '动作']]);
+const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
+const Refused = _rt_error_class('Refused', 'refused');
 
-  // ---- combatants ----
-  // stats: [[id, Chinese name, 'int' | 'bool', default, min, max], ...]
-  function _rt_combatant_init(self, stats, given) {
-    given = given === undefined || given === null ? {} : given;
-    if (typeof given !== 'object' || Array.isArray(given)) {
-      throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(given)}`);
-    }
-    const known = stats.map(s => s[0]);
-    for (const key of Object.keys(given)) {
-      if (known.indexOf(key) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
-    }
-    for (const s of stats) {
-      const own = Object.prototype.hasOwnProperty.call(given, s[0]);  // never an inherited property
-      const value = own && given[s[0]] !== undefined ? given[s[0]] : s[3];
-      if (s[2] === 'int') _rt_check_int(s[1], value, s[4], s[5]);
-      else _rt_check_bool(s[1], value);
-      self[s[0]] = value;
-    }
-    Object.freeze(self);
+function _rt_scope(s) {
+  return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
+}
+function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
+function _rt_fight_rules(d) {
+  const map = pairs => new Map(pairs);
+  const actions = new Map(d.actions.map(kv => {
+    const a = kv[1];
+    return [kv[0], Object.freeze({
+      name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
+      effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
+                                                               sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
+      odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+      costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
+      subject: a.subject,
+      required: Object.freeze(a.required || []),
+      checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
+                                                                     when: c[4]})))})];
+  }));
+  const conditions = new Map(d.conditions.map(kv => {
+    const c = kv[1];
+    return [kv[0], Object.freeze({
+      name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
+      forbids_actions: c[6],
+      ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
+      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
+  }));
+  const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
+    name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
+    clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
+  return Object.freeze({
+    combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
+    tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
+    state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
+    on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
+    debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
+    conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
+    track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
+    state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+    resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
+      name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
+      lifts: kv[1][6], rules: kv[1][7]})])),
+    track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
+  });
+}
+// A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
+// [[pool, amount], ...] sorted by pool.
+function _rt_turn_spec(t) {
+  const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
+                                             stat: p[5] || ''}));
+  const order = t[1].map(k => k[0]);
+  const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
+  return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
+                        stat_pools: pools.some(p => p.stat), names: new Map(t[6] || [])});
+}
+// What the ruleset calls a kind of action (its own name, else the common one): TurnSpec.kind_name.
+function _rt_kind_name(turn, action) {
+  return turn.names.has(action) ? turn.names.get(action) : _rt_name_of(_rt_ACTION_NAMES, action);
+}
+const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
+function _rt_without_turn(rules) {
+  if (rules.turn === null) return rules;
+  if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
+  return _rt_UNTIMED.get(rules);
+}
+// ---- the checks a track's debuff lowers (fight_checks.py) ----
+function _rt_check_matches(options, param, values, dflt) {
+  if (!_rt_has(options, param)) return dflt;
+  const given = options[param];
+  if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
+    return values.some(v => typeof v === typeof given && v === given);
   }
-  function _rt_stats_from_dict(data, names, stats) {
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(data)}`);
-    }
-    const known = stats.map(s => s[0]), values = {};
-    for (const key of Object.keys(data)) {
-      const stat = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : key;
-      if (known.indexOf(stat) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
-      if (Object.prototype.hasOwnProperty.call(values, stat)) {
-        throw new OutOfBounds(`属性“${key}”给出了两次（编号与名称各一次）`, {key: key});
-      }
-      values[stat] = data[key];
-    }
-    return values;
-  }
-  function _rt_combatant_dict(self, stats) {
-    const out = {};
-    for (const s of stats) out[s[0]] = self[s[0]];
-    return out;
-  }
-
-  // ---- the fight's values, their ranges, and the checked reader of stored fights (fight_state.py) ----
-  // Every value of a fight has a declared range, kept by Fight.apply/next_turn and enforced by
-  // _rt_read_fight on stored data, with the same limits and messages as the Python runtime.
-  const MAX_MEMBERS = 100;
-  const MAX_LOG = 1000;
-  const MAX_LOG_LINE = 500;  // characters (code points) of one log line (longer lines are cut with "…")
-  const MAX_VALUE = 1000000000;  // counters, modifier amounts and expiry turns
-  const MAX_TURN = 1000000;
-  const MAX_NAME = 100;  // characters of a combatant's name
-  const MAX_MODIFIERS = 100;  // active modifiers per combatant
-  const MAX_CONDITIONS = 100;  // conditions per combatant
-
-  // The code points Python's unicodedata (Unicode 14) puts in the categories Cc, Cf, Cs, Co, Cn, Zl
-  // and Zp (control, format, surrogate, private, unassigned, line and paragraph separators): ranges
-  // as base-36 pairs (start after the previous range's end, length - 1).
-  const _rt_HIDDEN_TEXT = [
-    '0 v 2o w e 0 jv 1 7 3 8 0 2 0 l 0 b2 0 13 1 1f 1 4 0 1k 7 s 3 7 g n 0 5d 0 1d 1 1o 1 2u d 1o 1',
-    '1e 1 g 0 t 1 2 0 c 4 w 8 23 0 4i 0 9 1 3 1 n 0 8 0 2 2 5 1 a 1 3 1 5 7 2 3 3 0 6 1 q 1 4 0 7 3 3',
-    '1 n 0 8 0 3 0 3 0 3 1 2 0 6 3 3 1 4 2 2 6 5 0 2 6 i 9 4 0 a 0 4 0 n 0 8 0 3 0 6 1 b 0 4 0 4 1 2',
-    'e 5 1 d 6 8 0 4 0 9 1 3 1 n 0 8 0 3 0 6 1 a 1 3 1 4 6 4 3 3 0 6 1 j 9 3 0 7 2 4 0 5 2 3 0 2 0 3',
-    '2 3 2 4 2 d 3 6 2 4 0 5 1 2 5 2 d m 4 e 0 4 0 o 0 h 1 a 0 4 0 5 6 3 0 4 1 2 1 5 1 b 6 n 0 4 0 o',
-    '0 b 0 6 1 a 0 4 0 5 6 3 5 3 0 5 1 b 0 3 c e 0 4 0 1g 0 4 0 7 3 h 1 r 0 4 0 j 2 p 0 a 0 2 1 8 2 2',
-    '3 7 0 2 0 9 5 b 1 4 b 1n 3 u 10 3 0 2 0 6 0 p 0 2 0 o 1 6 0 2 0 7 1 b 1 5 v 21 0 11 3 14 0 11 0',
-    'g 0 e 10 5j 0 2 4 2 1 ai 0 5 1 8 0 2 0 5 1 16 0 5 1 y 0 5 1 8 0 2 0 5 1 g 0 1m 0 5 1 1w 1 x 2 r',
-    '5 2f 1 7 1 im 2 2i 6 n 8 p 8 l b e 0 4 0 3 b 2n 1 b 5 b 5 f 0 c 5 2i 6 18 4 1z 9 w 0 d 3 d 3 2 2',
-    '17 1 6 a 19 3 r 5 c 2 1r 1 1u 0 u 1 c 5 b 5 f 1 w 1c 26 2 1c 0 39 7 1p 2 g 2 1p 6 18 1 c 7 18 4',
-    'ev 1 7 1 13 1 7 1 9 0 2 0 2 0 2 0 w 1 1i 0 g 0 f 1 7 0 k 1 4 0 a 0 c 4 p 6 1e f 3 1 s 0 e 2 y e',
-    'y e 3x 3 ig o c k 1ed 1 x 0 9q 4 1a 0 2 4 2 1 1l 6 3 d p 8 8 0 8 0 8 0 8 0 8 0 8 0 8 0 8 0 3j x',
-    'r 0 2i b 5z p d 3 1t 0 2f 1 2w 4 18 0 2n 0 2d b 1c 0 mlq 2 1k 8 9p j 55 7 5o 4 3 0 2 0 6 n 1o 2',
-    'b 5 1l 7 1z 7 d 5 39 a v 2 27 0 c 3 y 0 1k 8 f 1 b 1 2w n t 9 7 1 7 1 7 8 8 0 8 0 1p 3 3j 1 b 5',
-    '8md b o 3 1e 6ir a7 1 2z 11 8 b 6 4 r 0 6 0 2 0 3 0 3 0 3i f ce 1 1j 6 2 v 17 5 1g 0 k 0 5 3 6 0',
-    '3s 3 5b 2 7 1 7 1 7 1 4 2 8 0 8 c 3 1 d 0 r 0 k 0 3 0 g 1 f x 3g 4 4 3 1a 2 2h 0 e 2 2 1a 1b 3l',
-    'u 2 1e e t 3 11 8 v 4 18 4 v 0 12 3 f 15 4f 1 b 5 11 3 11 3 15 7 1h a d 0 g 0 8 0 3 0 c 0 g 0 8',
-    '0 3 1u 8o 8 n 9 9 n 7 0 17 0 a 1w 7 1 2 0 19 0 3 2 2 1 o 0 21 7 a 1b k 0 3 4 y 2 s 4 2 1r 1l 3 l',
-    '1 1f 0 3 4 9 0 4 0 u 1 4 3 b 6 a 6 1t v 14 3 d 8 1j 2 u 1 s 4 r 6 5 b 8 27 22 1i 1g c 1g 6 1b 7',
-    'b 85 w 0 17 0 4 1 3 25 15 7 17 l r 11 t j o 8 27 3 11 8 1r 0 6 c q 6 b 5 1i 0 j 7 14 8 2p 0 l a',
-    'j 0 19 1s 8 0 2 0 5 0 g 0 c 5 1o 4 b 5 5 0 9 1 3 1 n 0 8 0 3 0 6 0 b 1 3 1 4 1 2 5 2 4 8 1 8 2 6',
-    '3u 2l 0 6 t 21 7 b 4l 1j 1 13 x 1y a b 5 e i 1n 5 b 1h s 1 g 3 o 54 1p 2r 2c b 9 1 2 1 9 0 3 0 v',
-    '0 3 1 d 8 b 1x 9 1 1b 1 c q 21 7 2c c 22 7a a 0 1a 0 f 9 u 2 x 1 n 0 f 20 8 0 3 0 19 2 2 0 3 0 a',
-    '7 b 5 7 0 3 0 12 0 3 0 7 6 b 8l q 52 2 e 1f c po 2t 34 0 6 a 5h 217 2s c ts 34g g8 6ns fu 6 w 0',
-    'b 3 2a 0 b 5 v 1 7 9 1z 9 b 0 8 0 m 4 k j3 2k 2s 24 3 1m 6 i 1r 6 a 3 d 4qh 7 yf 15 a 6w6 5 0 8',
-    '0 3 0 84 18 4 g 5 7 b1 1s3 30 4 e 2 a 6 b 1 5 3mn 1b 1 o 8 39 1n 6v 9 14 1 23 7 35 k 1z 49 l b',
-    '2g 8 q 3q 2e 0 20 0 3 1 2 1 3 1 5 0 d 0 2 0 8 0 1u 0 5 1 9 0 8 0 t 0 5 0 6 0 2 2 8 0 9h 1 85 1',
-    'jj e 6 0 g un w 68 8 0 i 1 8 0 3 0 6 5w 1a 2 f 1 b 3 3 8v w g 1n 4 2 yn 8 0 5 0 3 0 g 0 5i 1 h',
-    '14 25 3 b 3 3 ls 1x 23 1q 5d 5 0 s 0 3 0 2 1 2 0 b 0 5 0 2 0 2 5 2 3 2 0 2 0 2 0 4 0 3 0 2 1 2 0',
-    '2 0 2 0 2 0 2 0 3 0 2 1 5 0 8 0 5 0 5 0 2 0 b 0 i 4 4 0 6 0 i 1f 3 7h 19 3 2t b g 1 g 0 g 0 12 9',
-    '4v 1j u c 19 3 a 6 3 d 7 49 rd 4 h 2 e 2 39 b 2i 6 d 3 2 e d 3 1l 7 b 5 15 7 v 1 3 25 9h b f 1 6',
-    '2 6 2 8 8 u 2 c 4 7 9 b 5 9 7 8 8 44 0 1k 10 b sl wyp v 37e 6 67 1 4g3 d 5rm 2e6 f3 15t 3t8 fcms',
-    '6p 47bj'
-  ].join(' ');
-  let _rt_HIDDEN = null;  // [start, end, start, end, ...], decoded once
-  function _rt_hidden(cp) {
-    if (_rt_HIDDEN === null) {
-      const parts = _rt_HIDDEN_TEXT.split(' ').map(x => parseInt(x, 36)), out = [];
-      let at = 0;
-      for (let i = 0; i < parts.length; i += 2) {
-        const start = at + parts[i];
-        at = start + parts[i + 1];
-        out.push(start, at);
-      }
-      _rt_HIDDEN = out;
-    }
-    let lo = 0, hi = _rt_HIDDEN.length / 2 - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (cp < _rt_HIDDEN[2 * mid]) hi = mid - 1;
-      else if (cp > _rt_HIDDEN[2 * mid + 1]) lo = mid + 1;
-      else return true;
-    }
-    return false;
-  }
-  // How many characters (code points, as Python's len) a string has.
-  function _rt_chars(text) {
-    let n = 0;
-    for (const _c of text) n++;  // eslint-disable-line no-unused-vars
-    return n;
-  }
-  // Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
-  function _rt_text_less(a, b) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-      let x = a.charCodeAt(i), y = b.charCodeAt(i);
-      if (x === y) continue;
-      if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
-      if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
-      return x < y;
-    }
-    return a.length < b.length;
-  }
-  function _rt_text_cmp(a, b) { return a === b ? 0 : _rt_text_less(a, b) ? -1 : 1; }
-  function _rt_tuple_cmp(x, y) {  // tuples of strings, as Python compares them
-    for (let i = 0; i < Math.min(x.length, y.length); i++) {
-      const c = _rt_text_cmp(x[i], y[i]);
-      if (c) return c;
-    }
-    return x.length - y.length;
-  }
-  function _rt_signed_int(n) { return n >= 0 ? `+${n}` : String(n); }  // Python's f"{n:+d}"
-
-  class _rt_Modifier {
-    constructor(stat, delta, expires, source) {
-      this.stat = stat; this.delta = delta; this.expires = expires; this.source = source;
-      Object.freeze(this);
-    }
-    toJSON() { return [this.stat, this.delta, this.expires, this.source]; }
-  }
-  class _rt_Condition {
-    constructor(id, value, source, expires) {
-      this.id = id; this.value = value; this.source = source; this.expires = expires;
-      Object.freeze(this);
-    }
-    toJSON() { return [this.id, this.value, this.source, this.expires]; }
-  }
-  function _rt_same_condition(a, b) {
-    return a.id === b.id && a.value === b.value && a.source === b.source && a.expires === b.expires;
-  }
-  // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
-  class _rt_Member {
-    // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
-    constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
-                frozen) {
-      this.name = name; this.base = base;
-      if (frozen === true) {
-        this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
-        this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
-        this.resources = resources; this.lowered = lowered;
-        Object.freeze(this);
-        return;
-      }
-      this.counters = Object.freeze(counters); this.points = Object.freeze(points);
-      this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
-      this.conditions = Object.freeze(conditions || []);
-      this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
-      this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
-      this.ready = ready || '';  // the kind of action it has readied ('' none)
-      this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
-      this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
-      Object.freeze(this);
-    }
-    counter(key) { return _rt_get(this.counters, key); }
-    track_points(key) { return _rt_get(this.points, key); }
-  }
-  // `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
-  // (The rest of `m` is frozen already: only the new pairs are frozen here.)
-  function _rt_with_counters(m, counters) {
-    return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
-                          m.owed, m.ready, m.resources, m.lowered, true);
-  }
-  function _rt_with_points(m, points) {
-    return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
-                          m.owed, m.ready, m.resources, m.lowered, true);
-  }
-  function _rt_member_with(m, changes) {
-    const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
-    return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
-                          v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
-  }
-  function _rt_get(pairs, key) {
-    for (const kv of pairs) if (kv[0] === key) return kv[1];
-    return 0;
-  }
-  // `pairs` (sorted by key) with `key` set to `value`.
-  function _rt_put(pairs, key, value) {
-    if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
-    for (let i = 0; i < pairs.length; i++) {
-      const k = pairs[i][0];
-      if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
-      if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
-    }
-    return pairs.concat([[key, value]]);
-  }
-  // A log line within MAX_LOG_LINE characters.
-  function _rt_line(text) {
-    if (text.length <= MAX_LOG_LINE) return text;
-    const chars = Array.from(text);
-    return chars.length <= MAX_LOG_LINE ? text : chars.slice(0, MAX_LOG_LINE - 1).join('') + '…';
-  }
-  function _rt_check_name(name) {
-    let ok = typeof name === 'string';
-    if (ok) {
-      const n = _rt_chars(name);
-      ok = n >= 1 && n <= MAX_NAME;
-      if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
-    }
-    if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
-    return name;
-  }
-
-  // ---- the checked reader of stored fights ----
-  const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
-  const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
-                           'ready', 'resources', 'lowered'];
-  function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
-  function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
-  function _rt_is_mapping(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
-  }
-  function _rt_mapping(value, what, keys, limit) {
-    limit = limit === undefined ? 1000 : limit;
-    if (!_rt_is_mapping(value)) throw _rt_bad(`${what}应为映射`);
-    const own = Object.keys(value);
-    if (own.length > limit) throw _rt_bad(`${what}的条目超过${limit}个`);
-    if (keys !== null && own.some(k => keys.indexOf(k) < 0)) throw _rt_bad(`${what}有未知的键`);
-    return value;
-  }
-  function _rt_list(value, what, limit) {
-    if (!Array.isArray(value)) throw _rt_bad(`${what}应为列表`);
-    if (value.length > limit) throw _rt_bad(`${what}超过${limit}项`);
-    return value.slice();
-  }
-  function _rt_int(value, what, lo, hi) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
-      throw _rt_bad(`${what}必须是${lo}至${hi}的整数`);
-    }
-    return value;
-  }
-  function _rt_text(value, what, limit) {
-    if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
-    return value;
-  }
-  function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
-  function _rt_pairs(value, what, known, lo, hi) {
-    const keys = Array.from(known.keys());
-    const raw = _rt_mapping(value, what, keys, keys.length);
-    const out = Object.keys(raw).map(k => [k, _rt_int(raw[k], `${what}“${k}”`, lo, hi)]);
-    return out.sort((a, b) => _rt_tuple_cmp([a[0]], [b[0]]));
-  }
-  function _rt_fight_stats(rules, value) {
-    const raw = _rt_mapping(value, '属性', null, 2 * Math.max(1, rules.stat_count));
-    for (const k of Object.keys(raw)) {
-      _rt_text(k, '属性名', MAX_NAME);
-      if (typeof raw[k] !== 'boolean') _rt_int(raw[k], `属性“${k}”`, -MAX_VALUE, MAX_VALUE);
-    }
-    return rules.combatant.fromDict(raw);  // each stat's own range: the package's OutOfBounds
-  }
-  // [members, turn, relations, log] of a stored fight, every value checked (OutOfBounds).
-  function _rt_read_fight(rules, data) {
-    const top = _rt_mapping(data, '战斗记录', _rt_TOP_KEYS);
-    if (!_rt_has(top, 'members')) throw _rt_bad('缺少 members');
-    const rawMembers = _rt_list(top.members, '角色', MAX_MEMBERS);
-    if (!rawMembers.length) throw _rt_bad(`一场战斗要有1至${MAX_MEMBERS}名角色`);
-    const sources = new Set(Array.from(rules.actions.values()).map(a => a.name));
-    const members = [], names = new Set();
-    for (const raw of rawMembers) {
-      const m = _rt_mapping(raw, '角色', _rt_MEMBER_KEYS);
-      if (!_rt_has(m, 'name') || !_rt_has(m, 'stats')) throw _rt_bad('角色缺少 name 或 stats');
-      const name = _rt_check_name(m.name);
-      if (names.has(name)) throw _rt_bad(`角色“${name}”出现了两次`);
-      names.add(name);
-      const base = _rt_fight_stats(rules, m.stats);
-      const counters = _rt_pairs(_rt_get_or(m, 'counters', {}), '计数', rules.counters, -MAX_VALUE, MAX_VALUE);
-      const points = _rt_pairs(_rt_get_or(m, 'points', {}), '负面点数', rules.tracks, 0, rules.points_max);
-      const states = [];
-      for (const s of _rt_list(_rt_get_or(m, 'states', []), '状态', rules.state_names.size)) {
-        if (typeof s !== 'string' || !rules.state_names.has(s) || states.indexOf(s) >= 0) throw _rt_bad('状态未知或重复');
-        states.push(s);
-      }
-      const mods = [];
-      for (const x of _rt_list(_rt_get_or(m, 'modifiers', []), '临时修正', MAX_MODIFIERS)) {
-        const parts = _rt_list(x, '临时修正', 4);
-        if (parts.length !== 4 || typeof parts[0] !== 'string' || typeof parts[3] !== 'string'
-            || !rules.stats.has(parts[0]) || !sources.has(parts[3])) {
-          throw _rt_bad('临时修正应为（属性, 数值, 到期回合, 来源过程）');
-        }
-        mods.push(new _rt_Modifier(parts[0], _rt_int(parts[1], '修正值', -MAX_VALUE, MAX_VALUE),
-                               _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
-      }
-      states.sort(_rt_text_cmp);
-      const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
-      members.push(new _rt_Member(name, base, counters, points, states, mods,
-                                  _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
-                                  budget[2], held[0], held[1]));
-    }
-    const n = members.length, relations = [];
-    for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
-      const parts = _rt_list(x, '关系', 3);
-      if (parts.length !== 3 || parts.some(p => typeof p !== 'string') || !rules.relations.has(parts[0])
-          || !names.has(parts[1]) || !names.has(parts[2])) {
-        throw _rt_bad('关系应为（关系, 角色, 角色），且都已声明');
-      }
-      if (relations.some(r => r[0] === parts[0] && r[1] === parts[1] && r[2] === parts[2])) throw _rt_bad('关系重复');
-      relations.push(Object.freeze([parts[0], parts[1], parts[2]]));
-    }
-    for (const m of members) {
-      if (m.conditions.some(c => c.source && !names.has(c.source))) throw _rt_bad('条件的来源不是战斗中的角色');
-    }
-    const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
-    const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
-    if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
-    return [members, turn, relations.sort(_rt_tuple_cmp), log];
-  }
-  function _rt_read_conditions(rules, value) {
-    const out = [];
-    for (const x of _rt_list(value, '条件', MAX_CONDITIONS)) {
-      const parts = _rt_list(x, '条件', 4);
-      if (parts.length !== 4 || typeof parts[0] !== 'string' || !rules.conditions.has(parts[0])) {
-        throw _rt_bad('条件应为（条件, 数值, 来源, 到期回合），且条件已声明');
-      }
-      const spec = rules.conditions.get(parts[0]);
-      const c = new _rt_Condition(parts[0], _rt_int(parts[1], '条件数值', 0, spec.max_value),
-                              _rt_text(parts[2], '条件来源', MAX_NAME), _rt_int(parts[3], '到期回合', -1, MAX_VALUE));
-      if (out.some(d => d.id === c.id && d.source === c.source)) throw _rt_bad('条件重复');
-      out.push(c);
-    }
-    return out;
-  }
-  // [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
-  // one the turn declares (fight_state._budget).
-  function _rt_read_budget(rules, m) {
-    const turn = rules.turn;
-    const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
-    const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
-    const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
-    const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
-    const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
-    if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
-    const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
-    if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
-    return [spent, owed, ready];
-  }
-
-  // ---- a ruleset's fight data, and conditions (fight_state.FightRules, fight_conditions.py) ----
-  // The generated module passes its fight data to _rt_fight_rules as arrays of [key, value] pairs
-  // (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
-  const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
-                                    ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
-                                    ['bonus', '附赠动作'], ['', '动作']]);
-  const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
-  const Refused = _rt_error_class('Refused', 'refused');
-
-  function _rt_scope(s) {
-    return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
-  }
-  function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
-  function _rt_fight_rules(d) {
-    const map = pairs => new Map(pairs);
-    const actions = new Map(d.actions.map(kv => {
-      const a = kv[1];
-      return [kv[0], Object.freeze({
-        name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
-        effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
-                                                                 sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
-        odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
-        costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
-        subject: a.subject,
-        required: Object.freeze(a.required || []),
-        checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
-                                                                       when: c[4]})))})];
-    }));
-    const conditions = new Map(d.conditions.map(kv => {
-      const c = kv[1];
-      return [kv[0], Object.freeze({
-        name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
-        forbids_actions: c[6],
-        ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
-        max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
-    }));
-    const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
-      name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
-      clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
-    return Object.freeze({
-      combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
-      tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
-      state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
-      on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
-      debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
-      conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
-      track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
-      state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
-      resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
-        name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
-        lifts: kv[1][6], rules: kv[1][7]})])),
-      track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
-    });
-  }
-  // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
-  // [[pool, amount], ...] sorted by pool.
-  function _rt_turn_spec(t) {
-    const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
-                                               stat: p[5] || ''}));
-    const order = t[1].map(k => k[0]);
-    const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
-    return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
-                          stat_pools: pools.some(p => p.stat), names: new Map(t[6] || [])});
-  }
-  // What the ruleset calls a kind of action (its own name, else the common one): TurnSpec.kind_name.
-  function _rt_kind_name(turn, action) {
-    return turn.names.has(action) ? turn.names.get(action) : _rt_name_of(_rt_ACTION_NAMES, action);
-  }
-  const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
-  function _rt_without_turn(rules) {
-    if (rules.turn === null) return rules;
-    if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
-    return _rt_UNTIMED.get(rules);
-  }
-  // ---- the checks a track's debuff lowers (fight_checks.py) ----
-  function _rt_check_matches(options, param, values, dflt) {
-    if (!_rt_has(options, param)) return dflt;
-    const given = options[param];
-    if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
-      return values.some(v => typeof v === typeof given && v === given);
-    }
-    return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
-  }
-  // [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
-  // (amounts(name): [track, amount] of each debuff name suffers now).
-  function _rt_check_penalties(rules, checks, roles, amounts, options) {
-    const penalties = Object.create(null), keys = [], said = [];
-    for (const use of checks) {
-      if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
-      const name = roles[use.role];
-      for (const ta of amounts(name)) {
-        const track = ta[0], amount = ta[1];
-        if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
-          const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
-          if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
-          penalties[use.lowers] = Math.min(use.top, before + amount);
-          const top = before + amount > use.top ? `，已达上限${use.top}` : '';
-          said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
-                             + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
-        }
+  return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
+}
+// [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
+// (amounts(name): [track, amount] of each debuff name suffers now).
+function _rt_check_penalties(rules, checks, roles, amounts, options) {
+  const penalties = Object.create(null), keys = [], said = [];
+  for (const use of checks) {
+    if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
+    const name = roles[use.role];
+    for (const ta of amounts(name)) {
+      const track = ta[0], amount = ta[1];
+      if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
+        const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
+        if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
+        penalties[use.lowers] = Math.min(use.top, before + amount);
+        const top = before + amount > use.top ? `，已达上限${use.top}` : '';
+        said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
+                           + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
       }
     }
-    return [penalties, keys, said];
   }
-  // A sentence for each debuff `name` suffers that lowers kinds of check.
-  function _rt_lowered_checks(rules, amounts, name) {
-    const out = [];
-    for (const ta of amounts) {
-      const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
-      if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
+  return [penalties, keys, said];
+}
+// A sentence for each debuff `name` suffers that lowers kinds of check.
+function _rt_lowered_checks(rules, amounts, name) {
+  const out = [];
+  for (const ta of amounts) {
+    const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
+    if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
+  }
+  return out;
+}
+// A procedure called with Python's keyword arguments: its positional parameters (by name) in
+// order, everything else in the trailing options object (no prototype: no key reaches one).
+function _rt_fight_call(fn, positional, kw) {
+  const args = [];
+  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
+  const options = Object.create(null);
+  for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
+  args.push(options);
+  return fn.apply(null, args);
+}
+// The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
+// `kw`: an object made for this call (every caller writes a literal), taken as the options
+// object when it names neither positional parameter: the commonest call copies nothing.
+function _rt_rule_call(rule, creature, track, kw) {
+  const positional = rule[1];
+  if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
+    if (!_rt_has(kw, positional[0]) && !_rt_has(kw, positional[1])) {
+      kw.dice = _rt_no_dice();
+      return rule[0](creature, track, kw);
     }
-    return out;
-  }
-  // A procedure called with Python's keyword arguments: its positional parameters (by name) in
-  // order, everything else in the trailing options object (no prototype: no key reaches one).
-  function _rt_fight_call(fn, positional, kw) {
-    const args = [];
-    for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
     const options = Object.create(null);
-    for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
-    args.push(options);
-    return fn.apply(null, args);
-  }
-  // The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
-  // `kw`: an object made for this call (every caller writes a literal), taken as the options
-  // object when it names neither positional parameter: the commonest call copies nothing.
-  function _rt_rule_call(rule, creature, track, kw) {
-    const positional = rule[1];
-    if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
-      if (!_rt_has(kw, positional[0]) && !_rt_has(kw, positional[1])) {
-        kw.dice = _rt_no_dice();
-        return rule[0](creature, track, kw);
-      }
-      const options = Object.create(null);
-      let first = creature, second = track;
-      for (const k of Object.keys(kw)) {
-        if (k === positional[0]) first = kw[k];
-        else if (k === positional[1]) second = kw[k];
-        else options[k] = kw[k];
-      }
-      options.dice = _rt_no_dice();
-      return rule[0](first, second, options);
+    let first = creature, second = track;
+    for (const k of Object.keys(kw)) {
+      if (k === positional[0]) first = kw[k];
+      else if (k === positional[1]) second = kw[k];
+      else options[k] = kw[k];
     }
-    const all = Object.create(null);
-    all[rule[1][0]] = creature;
-    all[rule[1][1]] = track;
-    for (const k of Object.keys(kw)) all[k] = kw[k];
-    all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
-    return _rt_fight_call(rule[0], rule[1], all);
+    options.dice = _rt_no_dice();
+    return rule[0](first, second, options);
   }
-  let _rt_NO_DICE = null;
-  function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
-    if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
-    return _rt_NO_DICE;
-  }
-  function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
+  const all = Object.create(null);
+  all[rule[1][0]] = creature;
+  all[rule[1][1]] = track;
+  for (const k of Object.keys(kw)) all[k] = kw[k];
+  all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
+  return _rt_fight_call(rule[0], rule[1], all);
+}
+let _rt_NO_DICE = null;
+function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
+  if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
+  return _rt_NO_DICE;
+}
+function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
 
-  // Whether an action (its procedure, the role the holder plays, the role the source plays) falls in `scope`.
-  function _rt_matches(scope, procedure, holderRole, sourceRole) {
-    if (scope.procedures.length && scope.procedures.indexOf(procedure) < 0) return false;
-    if (scope.role && holderRole !== scope.role) return false;
-    if (scope.source_role && sourceRole !== scope.source_role) return false;
-    return true;
+// Whether an action (its procedure, the role the holder plays, the role the source plays) falls in `scope`.
+function _rt_matches(scope, procedure, holderRole, sourceRole) {
+  if (scope.procedures.length && scope.procedures.indexOf(procedure) < 0) return false;
+  if (scope.role && holderRole !== scope.role) return false;
+  if (scope.source_role && sourceRole !== scope.source_role) return false;
+  return true;
+}
+// The endings a turn or round ends (fight_conditions.TURN_BOUND).
+const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
+// The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
+function _rt_expiry(ending, turn, n, holder, source) {
+  if (ending.kind === 'rounds') return turn + ending.nth * n;
+  if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
+  const who = ending.of === 'source' && source >= 0 ? source : holder;
+  if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
+    return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
   }
-  // The endings a turn or round ends (fight_conditions.TURN_BOUND).
-  const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
-  // The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
-  function _rt_expiry(ending, turn, n, holder, source) {
-    if (ending.kind === 'rounds') return turn + ending.nth * n;
-    if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
-    const who = ending.of === 'source' && source >= 0 ? source : holder;
-    if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
-      return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
-    }
-    const first = turn + _rt_mod(who - turn, n);
-    return first + (ending.nth - 1) * n + 1;
-  }
-  // The words of what `spec` forbids this action ('' when it does not).
-  function _rt_forbidding(spec, procedure, action, nature) {
-    if (spec.forbids.indexOf(procedure) >= 0) return '这个行动';
-    if (!action) return '';
-    for (const kn of spec.forbids_actions) {
-      if ((!kn[0] || kn[0] === action) && (!kn[1] || kn[1] === nature)) {
-        const what = _rt_NATURE_NAMES.has(nature) ? _rt_NATURE_NAMES.get(nature) : '';
-        return what + (_rt_ACTION_NAMES.has(action) ? _rt_ACTION_NAMES.get(action) : '动作');
-      }
-    }
-    return '';
-  }
-  // What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
-  function _rt_forbids_text(spec, procedureNames) {
-    const parts = [];
-    for (const kn of spec.forbids_actions) {
-      parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
-        + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
-    }
-    for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
-    const unique = parts.filter((x, i) => parts.indexOf(x) === i);
-    return unique.length ? `不能进行${unique.join('、')}` : '';
-  }
-  // The error of an action called without an option it requires, or with one it does not take
-  // (fight_state.bad_options: Python's TypeError of the call), checked before the call.
-  function _rt_check_call(spec, procedure, kwargs) {
-    let bad = false;
-    for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
-    for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
-    if (bad) {
-      throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  const first = turn + _rt_mod(who - turn, n);
+  return first + (ending.nth - 1) * n + 1;
+}
+// The words of what `spec` forbids this action ('' when it does not).
+function _rt_forbidding(spec, procedure, action, nature) {
+  if (spec.forbids.indexOf(procedure) >= 0) return '这个行动';
+  if (!action) return '';
+  for (const kn of spec.forbids_actions) {
+    if ((!kn[0] || kn[0] === action) && (!kn[1] || kn[1] === nature)) {
+      const what = _rt_NATURE_NAMES.has(nature) ? _rt_NATURE_NAMES.get(nature) : '';
+      return what + (_rt_ACTION_NAMES.has(action) ? _rt_ACTION_NAMES.get(action) : '动作');
     }
   }
-  function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
+  return '';
+}
+// What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
+function _rt_forbids_text(spec, procedureNames) {
+  const parts = [];
+  for (const kn of spec.forbids_actions) {
+    parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
+      + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
+  }
+  for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
+  const unique = parts.filter((x, i) => parts.indexOf(x) === i);
+  return unique.length ? `不能进行${unique.join('、')}` : '';
+}
+// The error of an action called without an option it requires, or with one it does not take
+// (fight_state.bad_options: Python's TypeError of the call), checked before the call.
+function _rt_check_call(spec, procedure, kwargs) {
+  let bad = false;
+  for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+  for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
+  if (bad) {
+    throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  }
+}
+function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
 
-  // ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
-  // An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
-  // return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
-  // Here: building, reading, resolving and storing; the files after this one add Fight's other
-  // methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
-  // fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
+// ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
+// An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
+// return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
+// Here: building, reading, resolving and storing; the files after this one add Fight's other
+// methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
+// fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
 
-  // A resolved action: which procedure, who played which role, its result, and the state that
-  // changed the stats it was resolved with (one sentence each).
-  class FightAction {
-    constructor(procedure, roles, result, applied, used, plan) {
-      this.procedure = procedure;
-      this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
-      this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
-      this.result = result;
-      this.applied = Object.freeze(applied || []);
-      this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
-      Object.freeze(this);
+// A resolved action: which procedure, who played which role, its result, and the state that
+// changed the stats it was resolved with (one sentence each).
+class FightAction {
+  constructor(procedure, roles, result, applied, used, plan) {
+    this.procedure = procedure;
+    this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
+    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
+    this.result = result;
+    this.applied = Object.freeze(applied || []);
+    this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
+    Object.freeze(this);
+  }
+  text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
+  toDict() {
+    const roles = {};
+    for (const r of this.roles) roles[r[0]] = r[1];
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
+            used: this.used.map(u => u.slice())};
+  }
+  toJSON() { return this.toDict(); }
+}
+
+// A frozen array of `items` (frozen already: as it is; else a frozen copy).
+function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
+// Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
+const _rt_EFFECTIVE = new WeakMap();
+// Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
+// else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
+// action makes shares its base, modifiers and conditions with the one before it: Python's
+// fight_stats remembers the same by identity).
+const _rt_STATS = new WeakMap();
+const _RT_STATS_KEPT = 16;
+// A Combatant of class `cls` from `values` already within their ranges, without running its checks
+// (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
+// checked constructor could only accept them; its keys in the stats' order, as the constructor's.
+function _rt_trusted(cls, values) {
+  const made = Object.create(cls.prototype);
+  for (const k in values) made[k] = values[k];
+  return Object.freeze(made);
+}
+// A fight's log: lines [start, end) of a buffer that later fights share. The first fight to add
+// lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
+// line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
+// actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
+class _rt_Log {
+  constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
+  static of(lines) {
+    if (lines instanceof _rt_Log) return lines;
+    lines = lines || [];
+    const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
+    return new _rt_Log(buf, 0, buf.length);
+  }
+  lines() {
+    if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
+    return this.shown;
+  }
+}
+// `log` with `lines` added (at most MAX_LOG kept).
+function _rt_log_add(log, lines) {
+  if (!lines.length) return log;
+  let buf = log.buf, start = log.start;
+  if (buf.length !== log.end) { buf = buf.slice(start, log.end); start = 0; }
+  for (let i = 0; i < lines.length; i++) buf.push(lines[i]);
+  let end = buf.length;
+  if (end - start > MAX_LOG) start = end - MAX_LOG;
+  if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
+  return new _rt_Log(buf, start, end);
+}
+// A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
+// to set than a non-enumerable property, at every step of every action), read through getters.
+const _rt_RULES = Symbol('rules'), _rt_LOG = Symbol('log');
+class Fight {
+  constructor(rules, members, turn, relations, log) {
+    this[_rt_RULES] = rules;
+    this.members = _rt_frozen(members);
+    this.turn = turn || 0;
+    relations = relations || [];
+    this.relations = Object.isFrozen(relations) ? relations
+      : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
+    this[_rt_LOG] = _rt_Log.of(log);
+    Object.freeze(this);
+  }
+  get rules() { return this[_rt_RULES]; }
+  get _log() { return this[_rt_LOG]; }
+  get log() { return this._log.lines(); }
+
+  // ---- building ----
+  // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
+  static start(rules, combatants, turns) {
+    if (turns === undefined) turns = false;
+    if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
+    if (!turns) rules = _rt_without_turn(rules);
+    const pairs = combatants instanceof Map ? Array.from(combatants.entries())
+      : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
+    if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
+      throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
     }
-    text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
-    toDict() {
-      const roles = {};
-      for (const r of this.roles) roles[r[0]] = r[1];
-      return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
-              used: this.used.map(u => u.slice())};
+    const members = [];
+    for (const kv of pairs) {
+      _rt_check_name(kv[0]);
+      if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
+        throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
+      }
+      members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
     }
-    toJSON() { return this.toDict(); }
+    return new Fight(rules, members);
+  }
+  _with(c) {
+    const v = k => (_rt_has(c, k) ? c[k] : this[k]);
+    return new Fight(this.rules, v('members'), v('turn'), v('relations'), _rt_has(c, 'log') ? c.log : this._log);
   }
 
-  // A frozen array of `items` (frozen already: as it is; else a frozen copy).
-  function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
-  // Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
-  const _rt_EFFECTIVE = new WeakMap();
-  // Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
-  // else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
-  // action makes shares its base, modifiers and conditions with the one before it: Python's
-  // fight_stats remembers the same by identity).
-  const _rt_STATS = new WeakMap();
-  const _RT_STATS_KEPT = 16;
-  // A Combatant of class `cls` from `values` already within their ranges, without running its checks
-  // (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
-  // checked constructor could only accept them; its keys in the stats' order, as the constructor's.
-  function _rt_trusted(cls, values) {
-    const made = Object.create(cls.prototype);
-    for (const k in values) made[k] = values[k];
-    return Object.freeze(made);
+  // ---- reading ----
+  get round() { return Math.floor(this.turn / this.members.length) + 1; }
+  get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
+  member(name) {
+    for (const m of this.members) if (m.name === name) return m;
+    throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
   }
-  // A fight's log: lines [start, end) of a buffer that later fights share. The first fight to add
-  // lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
-  // line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
-  // actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
-  class _rt_Log {
-    constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
-    static of(lines) {
-      if (lines instanceof _rt_Log) return lines;
-      lines = lines || [];
-      const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
-      return new _rt_Log(buf, 0, buf.length);
+  // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
+  effective(name) { return this._effective(this.member(name)); }
+  _effective(m, debuffs, applying) {
+    const rules = this.rules, at = debuffs === false ? 2 : 1;
+    if (applying !== undefined && applying !== null) {
+      return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
     }
-    lines() {
-      if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
-      return this.shown;
+    // what applies depends only on the member (immutable), the relations and the rules: remembered
+    let kept = _rt_EFFECTIVE.get(m);
+    if (kept === undefined || kept[0] !== rules || kept[3] !== this.relations) {
+      kept = [rules, undefined, undefined, this.relations];
+      _rt_EFFECTIVE.set(m, kept);
     }
+    if (kept[at] !== undefined) return kept[at];
+    const lowered = debuffs === false ? [] : this._debuffs(m);
+    // a new member (an action made it) whose stats read the same as an earlier one's: the same stats
+    const key = JSON.stringify([at, m.name, m.states, lowered, m.resources]);
+    let seen = _rt_STATS.get(m.base);
+    if (seen === undefined) _rt_STATS.set(m.base, seen = []);
+    for (const e of seen) {
+      if (e[0] === rules && e[1] === m.modifiers && e[2] === m.conditions && e[3] === this.relations && e[4] === key) {
+        return (kept[at] = e[5]);
+      }
+    }
+    applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+    const made = this._effective_made(m, applying, lowered);
+    if (seen.length >= _RT_STATS_KEPT) seen.shift();
+    seen.push([rules, m.modifiers, m.conditions, this.relations, key, made]);
+    return (kept[at] = made);
   }
-  // `log` with `lines` added (at most MAX_LOG kept).
-  function _rt_log_add(log, lines) {
-    if (!lines.length) return log;
-    let buf = log.buf, start = log.start;
-    if (buf.length !== log.end) { buf = buf.slice(start, log.end); start = 0; }
-    for (let i = 0; i < lines.length; i++) buf.push(lines[i]);
-    let end = buf.length;
-    if (end - start > MAX_LOG) start = end - MAX_LOG;
-    if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
-    return new _rt_Log(buf, start, end);
-  }
-  // A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
-  // to set than a non-enumerable property, at every step of every action), read through getters.
-  const _rt_RULES = Symbol('rules'), _rt_LOG = Symbol('log');
-  class Fight {
-    constructor(rules, members, turn, relations, log) {
-      this[_rt_RULES] = rules;
-      this.members = _rt_frozen(members);
-      this.turn = turn || 0;
-      relations = relations || [];
-      this.relations = Object.isFrozen(relations) ? relations
-        : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
-      this[_rt_LOG] = _rt_Log.of(log);
-      Object.freeze(this);
+  _effective_made(m, applying, lowered) {
+    const rules = this.rules;
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
+    const values = m.base.toDict();
+    for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
+    for (const mod of m.modifiers) {
+      const nlh = rules.stats.get(mod.stat);
+      if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
     }
-    get rules() { return this[_rt_RULES]; }
-    get _log() { return this[_rt_LOG]; }
-    get log() { return this._log.lines(); }
-
-    // ---- building ----
-    // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
-    static start(rules, combatants, turns) {
-      if (turns === undefined) turns = false;
-      if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
-      if (!turns) rules = _rt_without_turn(rules);
-      const pairs = combatants instanceof Map ? Array.from(combatants.entries())
-        : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
-      if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
-        throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
+    if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+      for (const stat of rules.state_stats.get(state) || []) {
+        if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
       }
-      const members = [];
-      for (const kv of pairs) {
-        _rt_check_name(kv[0]);
-        if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
-          throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
-        }
-        members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
-      }
-      return new Fight(rules, members);
     }
-    _with(c) {
-      const v = k => (_rt_has(c, k) ? c[k] : this[k]);
-      return new Fight(this.rules, v('members'), v('turn'), v('relations'), _rt_has(c, 'log') ? c.log : this._log);
-    }
-
-    // ---- reading ----
-    get round() { return Math.floor(this.turn / this.members.length) + 1; }
-    get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
-    member(name) {
-      for (const m of this.members) if (m.name === name) return m;
-      throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-    }
-    // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
-    effective(name) { return this._effective(this.member(name)); }
-    _effective(m, debuffs, applying) {
-      const rules = this.rules, at = debuffs === false ? 2 : 1;
-      if (applying !== undefined && applying !== null) {
-        return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
-      }
-      // what applies depends only on the member (immutable), the relations and the rules: remembered
-      let kept = _rt_EFFECTIVE.get(m);
-      if (kept === undefined || kept[0] !== rules || kept[3] !== this.relations) {
-        kept = [rules, undefined, undefined, this.relations];
-        _rt_EFFECTIVE.set(m, kept);
-      }
-      if (kept[at] !== undefined) return kept[at];
-      const lowered = debuffs === false ? [] : this._debuffs(m);
-      // a new member (an action made it) whose stats read the same as an earlier one's: the same stats
-      const key = JSON.stringify([at, m.name, m.states, lowered, m.resources]);
-      let seen = _rt_STATS.get(m.base);
-      if (seen === undefined) _rt_STATS.set(m.base, seen = []);
-      for (const e of seen) {
-        if (e[0] === rules && e[1] === m.modifiers && e[2] === m.conditions && e[3] === this.relations && e[4] === key) {
-          return (kept[at] = e[5]);
-        }
-      }
-      applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
-      const made = this._effective_made(m, applying, lowered);
-      if (seen.length >= _RT_STATS_KEPT) seen.shift();
-      seen.push([rules, m.modifiers, m.conditions, this.relations, key, made]);
-      return (kept[at] = made);
-    }
-    _effective_made(m, applying, lowered) {
-      const rules = this.rules;
-      if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
-      const values = m.base.toDict();
-      for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
-      for (const mod of m.modifiers) {
-        const nlh = rules.stats.get(mod.stat);
-        if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
-      }
-      if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
-      for (const state of m.states) {
-        const spared = rules.state_spared.get(state);
-        if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+    for (const cs of applying) {
+      for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
         for (const stat of rules.state_stats.get(state) || []) {
           if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
         }
       }
-      for (const cs of applying) {
-        for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
-          for (const stat of rules.state_stats.get(state) || []) {
-            if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
-          }
-        }
-        for (const sf of cs[1].sets) values[sf[0]] = sf[1];
-        for (const sp of cs[1].adds) {
-          const nlh = rules.stats.get(sp[0]);
-          values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
-        }
+      for (const sf of cs[1].sets) values[sf[0]] = sf[1];
+      for (const sp of cs[1].adds) {
+        const nlh = rules.stats.get(sp[0]);
+        values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
       }
-      return _rt_trusted(rules.combatant, values);
     }
-    // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
-    _debuffs(m) {
-      const out = [];
-      for (const ta of this._debuff_amounts(m)) {
-        for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
-      }
-      return out;
+    return _rt_trusted(rules.combatant, values);
+  }
+  // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
+  _debuffs(m) {
+    const out = [];
+    for (const ta of this._debuff_amounts(m)) {
+      for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
     }
-    // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
-    _debuff_amounts(m) {
-      const rules = this.rules;
-      if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
-        return [];
-      }
-      const out = [];
-      let plain = null;
-      for (const tp of m.points) {
-        if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
-        if (plain === null) plain = this._effective(m, false);
-        const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
-                                                        _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
-        if (amount > 0) out.push([tp[0], amount]);
-      }
-      return out;
-    }
-    // `name`'s conditions now: its own, those its relations give it, its states'.
-    active_conditions(name) {
-      for (const m of this.members) if (m.name === name) return this._active(m);
+    return out;
+  }
+  // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
+  _debuff_amounts(m) {
+    const rules = this.rules;
+    if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
       return [];
     }
-    holds(relation, holder, held) {
-      return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
-    }
-    // What `name` has left of resource `rid`.
-    resource(name, rid) {
-      if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
-      return _rt_resource_amount(this.rules, this.member(name), rid);
-    }
-
-    // ---- acting ----
-    // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
-    // procedure's options (its other parameters and `dice`); the fight is unchanged.
-    resolve(procedure, roles, options) {
-      const prepared = this._prepare(procedure, roles, options);
-      _rt_check_call(prepared[0], procedure, prepared[1]);
-      const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
-      if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
-        const priced = this._priced(prepared[0], prepared[5], result);
-        prepared[4] = priced[0];
-        for (const s of priced[1]) prepared[2].push(s);
-      }
-      if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
-      return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
-                             prepared[4]);
-    }
-    // What an action whose result decides what it spends (the kind of action: action_from; amounts of
-    // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
-    // lets it through: [plan, sentences]; Refused when refused.
-    _priced(spec, roles, result) {
-      if (this.rules.turn === null) return [null, []];
-      const action = spec.action_from ? String(result[spec.action_from]) : undefined;
-      const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
-      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
-      return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
-    }
-    // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
-    // the options its conditions supply, then the caller's), the sentences of the state that applied,
-    // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
-    _prepare(procedure, roles, options) {
-      const rules = this.rules;
-      const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-      if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
-      if (roles instanceof Map) roles = _rt_object(roles);
-      if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
-      const given = Object.keys(roles);
-      // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
-      if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
-        throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
-      }
-      options = _rt_fight_options(options);
-      const keys = Object.keys(options);
-      for (const key of keys) {
-        if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
-      }
-      const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
-      for (const r of given) found[r] = this.member(roles[r]);
-      if (!this.relations.length && rules.turn === null) {
-        // nothing changes their stats or applies to them, and no turn budget: their base stats, as
-        // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
-        const kwargs = Object.create(null);
-        let plain = true;
-        for (const role of spec.roles) {
-          const m = found[role];
-          if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
-            plain = false;
-            break;
-          }
-          kwargs[role] = m.base;
-        }
-        if (plain) {
-          for (const k of keys) kwargs[k] = options[k];
-          return [spec, kwargs, [], [], null, roles];
-        }
-      }
-      const byName = new Map();
-      for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
-      this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-      const plan = spec.action_from || spec.costs.length ? null  // else _priced
-        : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
-      const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
-      const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
-      for (const role of spec.roles) {
-        const m = this.member(roles[role]);
-        const applying = this._applying(m, procedure, byName);
-        kwargs[role] = this._effective(m, true, applying);
-        for (const s of this.applied_to(m.name, applying)) applied.push(s);
-        for (const cs of applying) {
-          const c = cs[0], spc = cs[1];
-          for (const pv of spc.options) {
-            if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
-              supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
-              suppliedKeys.push(pv[0]);
-              applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
-            }
-          }
-          if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
-            used.push([m.name, c.id, c.source]);
-          }
-        }
-      }
-      if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
-        const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
-        for (const s of pks[2]) applied.push(s);
-        for (const k of pks[1]) kwargs[k] = pks[0][k];
-      }
-      for (const k of suppliedKeys) kwargs[k] = supplied[k];
-      if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
-        for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
-      }
-      for (const k of Object.keys(options)) kwargs[k] = options[k];
-      return [spec, kwargs, applied, used, plan, roles];
-    }
-    // Resolve and apply in one call: [action, fight].
-    act(procedure, roles, options) {
-      const action = this.resolve(procedure, roles, options);
-      return [action, this.apply(action)];
-    }
-
-    // ---- what applying changes in a member (fight_stats.py) ----
-    // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
-    // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
-    static _modify(m, next, log) {
-      for (let i = 0; i < m.modifiers.length; i++) {
-        const x = m.modifiers[i];
-        if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
-          const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
-          return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
-        }
-      }
-      if (m.modifiers.length >= MAX_MODIFIERS) {
-        log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
-        return m;
-      }
-      return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
-    }
-    // The ruleset's recovery rule for a combatant whose counter grew.
-    _recover(m, taken, log) {
-      const rules = this.rules, od = rules.on_damage;
-      for (const tp of m.points) {
-        const track = tp[0], points = tp[1];
-        const state = rules.track_states.get(track);
-        if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-        const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
-                                  _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
-        const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
-        if (left !== points) {
-          m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
-        }
-        if (awake) {
-          m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
-        }
-      }
-      return m;
-    }
-
-    // ---- storing ----
-    // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
-    static from_dict(rules, data) {
-      let read;
-      try {
-        if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
-        read = _rt_read_fight(rules, data);
-      } catch (err) {
-        if (err instanceof RuleError) throw err;
-        throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
-      }
-      return new Fight(rules, read[0], read[1], read[2], read[3]);
-    }
-
-    // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
-    // points on `track` put it into the track's state (fight_until.py; options: the procedure's
-    // options and max_attacks).
-    until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
-
-    // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
-    // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
-    until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
-    // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
-    // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
-    expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
-    // Whether the fight has reached `target` (as until_plan takes it).
-    reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
-  }
-
-  function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
-  function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
-  function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
-  function _rt_object(map) {
-    const out = Object.create(null);
-    for (const kv of map.entries()) out[kv[0]] = kv[1];
-    return out;
-  }
-  // The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
-  function _rt_fight_options(options) {
-    if (options === undefined || options === null) return Object.create(null);
-    if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-    const out = Object.create(null);
-    for (const k of Object.keys(options)) out[k] = options[k];
-    return out;
-  }
-
-  // ---- applying an action, and the next turn (fight.py) ----
-  // What a resolved action's declared effects change (counters, tracks, modifiers, states, conditions,
-  // resources, relations), the next combatant's turn, and a state the game master lifts: each a new
-  // Fight. Fight's methods, as Fight.apply, next_turn and remove_state of the Python runtime.
-  const _rt_APPLY = {
-    // A new fight with the action's declared effects applied (a sentence for each change).
-    apply(action) {
-      const rules = this.rules;
-      const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
-      if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
-      const roles = new Map(action.roles.map(r => [r[0], r[1]]));
-      const result = action.result;
-      const members = new Map(this.members.map(m => [m.name, m]));
-      for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-      let relations = null;  // made by the first relation effect (as fight.py)
-      const log = [];
-      const n = this.members.length;
-      let names = null;  // the members' names in order, made by the first effect that needs them
-      // whether a role holds a condition the action may use up or end
-      const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
-      if (holding) this._end_used(action, spec, members, log);
-      if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
-      for (const e of spec.effects) {
-        if (e.when && !result[e.when]) continue;
-        const who = roles.get(e.role);
-        let m = members.get(who);
-        const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
-        if (e.kind === 'counter') {
-          if (amount === 0) continue;
-          const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
-          m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
-          const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
-          log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
-          if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
-            m = this._recover(m, Math.min(amount, rules.taken_max), log);
-          }
-          members.set(who, m);
-        } else if (e.kind === 'track') {
-          const track = String(result[e.key] || '');
-          if (!track || amount === 0 || !rules.tracks.has(track)) continue;
-          const before = _rt_get(m.points, track);
-          const total = _rt_clamp(before + amount, 0, rules.points_max);
-          m = _rt_with_points(m, _rt_put(m.points, track, total));
-          const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
-          log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
-          if (rules.accumulate !== null) {
-            // its stats without debuffs: its base stats when nothing can change them (as fight.py)
-            const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
-              || this.relations.length ? this._effective(m, false) : m.base;
-            const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
-                                      {current: Math.min(before, total), gained: Math.max(0, total - before)}));
-            const state = String(out[rules.state_index] || '');
-            if (state && m.states.indexOf(state) < 0) {
-              m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
-              log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
-            } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
-              const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
-              m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
-              log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
-            }
-          }
-          if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
-            m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
-          }
-          members.set(who, m);
-        } else if (e.kind === 'modifier') {
-          if (amount === 0) continue;
-          if (names === null) names = this.members.map(x => x.name);
-          const index = names.indexOf(who);
-          let expires = -1;
-          if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
-          else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
-          m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
-          members.set(who, m);
-          const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
-          log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
-        } else if (e.kind === 'state') {
-          if (m.states.indexOf(e.key) < 0) {
-            members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
-            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
-          }
-        } else if (e.kind === 'condition') {
-          const value = e.field ? amount : 1;
-          const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
-          if (names === null) names = this.members.map(x => x.name);
-          members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
-                                               source ? names.indexOf(source) : -1, log));
-        } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
-          for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
-            const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
-            if (kept.length !== mm.conditions.length) {
-              members.set(name, _rt_member_with(mm, {conditions: kept}));
-              log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
-            }
-          }
-        } else if (e.kind === 'resource' || e.kind === 'capacity') {
-          members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
-        } else if (e.kind === 'relation') {
-          if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
-          const held = roles.get(e.other);
-          const key = [e.key, who, held], k = key.join('\u0000');
-          if (e.duration === 'start' && !relations.has(k)) {
-            relations.set(k, key);
-            log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
-          } else if (e.duration === 'end' && relations.has(k)) {
-            relations.delete(k);
-            log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
-          }
-        }
-      }
-      if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
-      const changed = this.members.map(x => members.get(x.name));
-      if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
-        // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
-        return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
-      }
-      const same = relations === null || relations.size === this.relations.length
-        && this.relations.every(r => relations.has(r.join('\u0000')));
-      const after = this._with({members: changed,
-                                relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
-      return after._settle(log, this.relations);
-    },
-    // The next combatant's turn (a new round after the last); modifiers and conditions that last
-    // until the start of this turn lapse.
-    next_turn() {
-      const rules = this.rules, turn = this.turn + 1;
-      if (turn > MAX_TURN) {
-        throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
-      }
-      const log = [], members = [], lapsed = [];  // the lines this adds
-      for (const m of this.members) {
-        if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
-          members.push(m);
-          continue;
-        }
-        let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
-        for (const gone of m.modifiers) {
-          if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
-        }
-        let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
-        for (const c of m.conditions) {
-          if (lasting.indexOf(c) < 0) {
-            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
-            lapsed.push([members.length, c]);
-          }
-        }
-        if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
-        if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
-        members.push(kept === m.modifiers && lasting === m.conditions ? m
-          : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
-      }
-      const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
-      this._new_turn(members, turn, log);
-      const n = this.members.length;
-      if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-      const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
-      return followed ? after._settle([], []) : after;
-    },
-    // A new fight with `state` lifted from `name` (a recovery, the game master's call).
-    remove_state(name, state) {
-      const m = this.member(name);
-      if (m.states.indexOf(state) < 0) return this;
-      const kept = m.states.filter(s => s !== state);
-      return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
-                         log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
-    },
-  };
-  for (const key of Object.keys(_rt_APPLY)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_APPLY[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- showing a fight (fight_shown.py) ----
-  // A combatant's state in one line of the rules' language, what its state does to its stats, and
-  // the plain data toDict writes (from_dict reads it back). Fight's methods, as the Python runtime's
-  // Shown mixin.
-  const _rt_SHOWN = {
-    // One line of `name`'s state in the rules' language.
-    status(name) {
-      const rules = this.rules, m = this.member(name);
-      const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
-      for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
-      const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
-      for (const s of m.states) {
-        const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
-        parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
-      }
-      for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
-      for (const c of m.conditions) {
-        const spec = rules.conditions.get(c.id);
-        const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
-        if (c.source) more.push(`来自${c.source}`);
-        if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
-        const forbids = _rt_forbids_text(spec, names);
-        if (forbids) more.push(forbids);
-        parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
-      }
-      if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
-      for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
-      for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
-      if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
-        parts.push(`本回合剩余${this.left(name)}`);
-        if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
-        if (m.ready) parts.push(`准备了${_rt_kind_name(this.rules.turn, m.ready)}`);
-      }
-      return `${name}：` + (parts.length ? parts.join('，') : '无变化');
-    },
-    // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
-    applied_to(name, applying) {
-      const rules = this.rules, m = this.member(name), out = [];
-      for (const x of m.modifiers) {
-        if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
-      }
-      for (const state of m.states) {
-        const spared = rules.state_spared.get(state);
-        if (spared && m.base[spared] === true) continue;
-        const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
-        if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
-      }
-      for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
-      if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
-        for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
-      }
-      for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
-        const c = cs[0], spec = cs[1];
-        const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
-                                                    : `非${_rt_name_of(rules.flag_names, sf[0])}`));
-        for (const sp of spec.adds) {
-          if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
-        }
-        for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
-        if (changes.length) {
-          const by = c.source ? `，来自${c.source}` : '';
-          out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
-        }
-      }
-      return out;
-    },
-    toDict() {
-      const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
-      return {
-        turn: this.turn, turns: this.rules.turn !== null,
-        members: this.members.map(m => {
-          const out = {
-            name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-            states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-            conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
-          if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
-          if (m.lowered.length) out.lowered = pairs(m.lowered);
-          return out;
-        }),
-        relations: this.relations.map(r => r.slice()), log: this.log.slice(),
-      };
-    },
-    toJSON() { return this.toDict(); },
-  };
-  for (const key of Object.keys(_rt_SHOWN)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_SHOWN[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- the turn as a budget (fight_budget.py) ----
-  // What one combatant's turn holds (the ruleset's fight: turn: pools) and what each kind of action
-  // costs from it, on its actor's own turn and off it, and what it takes from the next turn. Each
-  // member carries `spent`, `owed` and `ready`; resolve refuses an action that does not fit when the
-  // ruling says so (else lets it through with a sentence); apply spends it; a member's turn start
-  // resets its budget to what it owed.
-  function _rt_budget_amount(pool, value) {
-    const whole = Math.floor(value / pool.per_unit), part = value - whole * pool.per_unit;
-    const text = !part ? String(whole) : (whole ? `${whole}又` : '') + `${part}/${pool.per_unit}`;
-    return `${pool.name}${text}${pool.unit}`;
-  }
-  function _rt_shown_cost(turn, cost) {
-    return turn.pools.filter(p => _rt_get(cost, p.id)).map(p => _rt_budget_amount(p, _rt_get(cost, p.id))).join('、')
-      || '不耗费';
-  }
-  function _rt_budget_left(turn, spent) { return turn.pools.map(p => [p.id, p.per_turn - _rt_get(spent, p.id)]); }
-  function _rt_left_text(turn, spent) {
-    const left = _rt_budget_left(turn, spent);
-    return turn.pools.map((p, i) => _rt_budget_amount(p, left[i][1])).join('、');
-  }
-  function _rt_fits(turn, spent, cost) {
-    const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
-    return cost.every(kv => _rt_get(spent, kv[0]) + kv[1] <= (per.has(kv[0]) ? per.get(kv[0]) : 0));
-  }
-  function _rt_budget_add(turn, pairs, cost) {
-    const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
-    for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
-    return pairs;
-  }
-  function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
-    const out = new Map(cost);
-    for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
-    return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  }
-  function _rt_budget_plan(name, cost, owes, readied, over) {
-    return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
-  }
-  const _rt_BUDGET = {
-    // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
-    // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
-    _plan(m, spec, action, extra) {
-      const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
-      if (action === undefined) action = spec.action;
-      if (turn === null || !action) return null;
-      const kind = turn.kinds.get(action);
-      if (kind === undefined) return null;
-      const what = _rt_kind_name(turn, action), own = m.name === this.actor;
-      if (!own && m.ready && m.ready === action) {  // the readied action, triggered
-        const readyKind = turn.kinds.get(m.ready);
-        const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
-        return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
-      }
-      let options = own ? kind.own : kind.off;
-      if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
-      if (!options.length) {
-        const where = !own ? '在自己的回合外' : '在自己的回合';
-        const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
-          .map(k => _rt_kind_name(turn, k));
-        const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
-        return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
-      }
-      for (const cost of options) if (_rt_fits(turn, m.spent, cost)) return _rt_budget_plan(m.name, cost, kind.next, false, '');
-      const over = `${m.name}本回合剩余${_rt_left_text(turn, m.spent)}，不能进行${what}（${_rt_shown_cost(turn, options[0])}）`;
-      return this._over(_rt_budget_plan(m.name, options[0], kind.next, false, over));
-    },
-    _over(plan) {
-      if (this.rules.turn.refuse) throw new Refused(plan.over, {key: 'turn'});
-      return plan;
-    },
-    // `m` after paying for an action (a sentence saying what it spent and what is left).
-    _spend(m, plan, log) {
-      const turn = _rt_turn_for(this, m);
-      if (plan === null || plan === undefined || turn === null) return m;
-      const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
-      if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
-      if (plan.cost.length) {
-        log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
-      }
-      if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
-      if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_kind_name(turn, m.ready)}`));
-      return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
-    },
-    // A new fight in which `name`, on its own turn, readies an action of kind `action`.
-    ready(name, action) {
-      const m = this.member(name), turn = _rt_turn_for(this, m);
-      const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
-      if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
-      if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
-      const what = _rt_kind_name(turn, action), options = turn.ready.length ? turn.ready : kind.own;
-      let cost = null;
-      for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
-      const log = [];
-      if (cost === null) {
-        const plan = this._over(_rt_budget_plan(name, options[0], [], false,
-          `${name}本回合剩余${_rt_left_text(turn, m.spent)}，不能宣言准备${what}（${_rt_shown_cost(turn, options[0])}）`));
-        cost = plan.cost;
-        log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
-      }
-      const spent = _rt_budget_add(turn, m.spent, cost);
-      log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
-      return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
-                         log: this.log.concat(log)});
-    },
-    // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
-    _new_turn(members, turn, log) {
-      if (this.rules.turn === null) return;
-      const i = turn % members.length, m = members[i];
-      if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_kind_name(this.rules.turn, m.ready)}未被触发，失效`));
-      if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
-      if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
-    },
-    // What `name` has left of its turn, in the rules' words ('' without a turn budget).
-    left(name) {
-      if (this.rules.turn === null) return '';
-      const m = this.member(name);
-      return _rt_left_text(_rt_turn_for(this, m), m.spent);
-    },
-  };
-  for (const key of Object.keys(_rt_BUDGET)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_BUDGET[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- conditions and relations (fight_carried.py) ----
-  // What a combatant carries from one action into later ones: which conditions it has now (its own,
-  // its relations', its states'), which apply to an action, what they forbid, and how they are set,
-  // used up and ended. Fight's methods, as the Python runtime's Carried mixin.
-  const _rt_CARRIED = {
-    // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
-    _active(m) {
-      const rules = this.rules, out = m.conditions.slice();
-      for (const r of this.relations) {
-        const spec = rules.relation_specs.get(r[0]);
-        if (spec === undefined) continue;
-        if (spec.held && r[2] === m.name && !_rt_has_condition(m, spec.held, r[1])) out.push(new _rt_Condition(spec.held, 1, r[1], -1));
-        if (spec.holder && r[1] === m.name && !_rt_has_condition(m, spec.holder, r[2])) {
-          out.push(new _rt_Condition(spec.holder, 1, r[2], -1));
-        }
-      }
-      for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
-      const counted = out.slice();  // counted as in a state: its forbids
-      for (const c of counted) {
-        for (const s of rules.conditions.get(c.id).as_states) {
-          if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
-        }
-      }
-      return out;
-    },
-    // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;
-    // outside one, those with no scope.
-    _applying(m, procedure, byName) {
-      const out = [];
-      for (const c of this._active(m)) {
-        const spec = this.rules.conditions.get(c.id);
-        if (procedure === undefined || procedure === null || byName === undefined || byName === null) {
-          if (!_rt_scope_any(spec.applies)) out.push([c, spec]);
-        } else if (_rt_matches(spec.applies, procedure, _rt_role(byName, m.name), c.source ? _rt_role(byName, c.source) : null)) {
-          out.push([c, spec]);
-        }
-      }
-      return out;
-    },
-    // Refuse an action the actor's conditions forbid (Refused, saying which and what).
-    _refuse(m, procedure, spec, byName) {
-      for (const c of this._active(m)) {
-        const cs = this.rules.conditions.get(c.id);
-        if (_rt_scope_any(cs.applies) && !_rt_matches(cs.applies, procedure, _rt_role(byName, m.name),
-                                                      c.source ? _rt_role(byName, c.source) : null)) continue;
-        const what = _rt_forbidding(cs, procedure, spec.action, spec.nature);
-        if (what) throw new Refused(`${m.name}处于${cs.name}状态，不能进行${what}（${spec.name}）`, {key: procedure});
-      }
-    },
-    // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
-    _set_condition(m, cid, value, source, holder, src, log) {
-      const spec = this.rules.conditions.get(cid), n = this.members.length;
-      const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
-      const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
-      let old = null;
-      for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
-      if (old !== null && spec.stack === 'add') value = old.value + value;
-      value = _rt_clamp(value, 0, spec.max_value);
-      const kept = m.conditions.filter(c => c !== old);
-      if (old === null && kept.length >= MAX_CONDITIONS) {
-        log.push(_rt_line(`${m.name}身上的条件已达上限${MAX_CONDITIONS}个，${spec.name}未生效`));
-        return m;
-      }
-      const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
-      const by = source ? `，来自${source}` : '';
-      log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
-      return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
-    },
-    // End the conditions the action used up, and those whose holder's part in it ends them.
-    _end_used(action, spec, members, log) {
-      const byName = new Map();
-      for (let i = action.roles.length - 1; i >= 0; i--) byName.set(action.roles[i][1], action.roles[i][0]);
-      const seen = [];
-      for (const rn of action.roles) if (seen.indexOf(rn[1]) < 0) seen.push(rn[1]);
-      for (const name of seen) {
-        const m = members.get(name), kept = [];
-        for (const c of m.conditions) {
-          const cs = this.rules.conditions.get(c.id);
-          let ends = action.used.some(u => u[0] === name && u[1] === c.id && u[2] === c.source);
-          for (const x of cs.ends) {
-            if (x.kind === 'acts' && _rt_matches(x.scope, action.procedure, _rt_role(byName, name),
-                                                 c.source ? _rt_role(byName, c.source) : null)) {
-              ends = ends || !x.scope.when || !!action.result[x.scope.when];
-            }
-          }
-          if (ends) log.push(_rt_line(`${name}的${cs.name}结束（${spec.name}）`));
-          else kept.push(c);
-        }
-        if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
-      }
-    },
-    // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
-    _settle(log, before) {
-      const rules = this.rules;
-      const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
-      if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
-          !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
-        return this._with({log: _rt_log_add(this._log, log)});
-      }
-      const members = this.members.slice();
-      let relations = this.relations;
-      let current = null;  // the fight as the members and relations now stand (made again after a change)
-      const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
-      for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
-        let changed = false;
-        for (let i = 0; i < members.length; i++) {
-          const m = members[i];
-          // only a condition that a stat ends needs the stats (the same answer, without making them)
-          const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
-          const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
-          const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
-          const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
-          m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
-            if (!ended || why[j] === null) return;
-            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
-          });
-          if (kept.length !== m.conditions.length) {
-            members[i] = _rt_member_with(m, {conditions: kept});
-            changed = true;
-            current = null;
-          }
-        }
-        const byName = new Map(members.map(m => [m.name, m]));
-        const live = [];
-        for (const rel of relations) {
-          const spec = rules.relation_specs.get(rel[0]);
-          let why = '';
-          if (spec !== undefined) {
-            const h = now();
-            const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
-            const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
-            why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
-            if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
-            const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
-            if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
-          }
-          if (why) {
-            log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));
-            changed = true;
-          } else {
-            live.push(rel);
-          }
-        }
-        if (live.length !== relations.length) current = null;
-        relations = live;
-        if (!changed) break;
-      }
-      const seen = new Set();
-      for (const rel of before.concat(this.relations)) {
-        const k = rel.join('\u0000');
-        if (seen.has(k)) continue;
-        seen.add(k);
-        const spec = rules.relation_specs.get(rel[0]);
-        if (spec === undefined || relations.some(r => r.join('\u0000') === k)) continue;
-        for (let i = 0; i < members.length; i++) {  // what the relation gave ends with it
-          const m = members[i];
-          const other = m.name === rel[2] ? rel[1] : m.name === rel[1] ? rel[2] : '';
-          const ids = m.name === rel[2] ? spec.clears.concat([spec.held]) : m.name === rel[1] ? [spec.holder] : [];
-          const kept = m.conditions.filter(c => !(c.source === other && ids.indexOf(c.id) >= 0));
-          for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
-          members[i] = _rt_member_with(m, {conditions: kept});
-        }
-      }
-      return this._with({members: members, relations: relations, log: _rt_log_add(this._log, log)});
-    }
-  };
-  for (const key of Object.keys(_rt_CARRIED)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_CARRIED[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-  Object.freeze(Fight.prototype);
-
-  // ---- conditions beyond their turn-bound expiry (fight_events.py) ----
-  // `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
-  // what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
-  // (`turn_pools:`, read by the turn budget).
-  const _rt_ANY_TRACK = 'any_track';
-  // What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
-  function _rt_taken(rules, spec, before, after) {
-    for (const x of spec.ends) {
-      if (x.kind !== 'takes') continue;
-      if (rules.counters.has(x.stat)) {
-        const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
-        if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
-        continue;
-      }
-      for (const tp of after.points) {
-        const gained = tp[1] - _rt_get(before.points, tp[0]);
-        if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
-          return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
-        }
-      }
-    }
-    return '';
-  }
-  // End, in `members` (a Map: the action's result so far), each condition its holder held before
-  // the action (not one the action set) whose holder took what ends it.
-  function _rt_end_on_taking(rules, before, members, log) {
-    const old = new Map(before.map(m => [m.name, m]));
-    for (const [name, m] of members) {
-      if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
-      const held = old.get(name).conditions;
-      const kept = [];
-      for (const c of m.conditions) {
-        const spec = rules.conditions.get(c.id);
-        const was = held.some(d => d.id === c.id && d.source === c.source);
-        const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
-        if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
-        else kept.push(c);
-      }
-      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
-    }
-  }
-  // The states `m` is in now: its own and those its conditions count it as being in.
-  function _rt_states_of(fight, m) {
-    const out = new Set(m.states);
-    for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
-    return out;
-  }
-  // Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
-  // ('' for a stat, the state's name).
-  function _rt_settled(rules, spec, stats, states) {
-    for (const x of spec.ends) {
-      if (x.kind === 'stat' && stats[x.stat] === true) return '';
-      if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
-    }
-    return null;
-  }
-  // Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
-  // Whether anything followed.
-  function _rt_follow_lapsed(fight, members, lapsed, log) {
-    const rules = fight.rules;
-    let followed = false;
-    for (const ic of lapsed) {
-      const i = ic[0];
-      for (const kv of rules.conditions.get(ic[1].id).then) {
-        const m = members[i];
-        if (kv[0] === 'condition') {
-          members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
-        } else if (m.states.indexOf(kv[1]) < 0) {
-          members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
-          log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
-        }
-        followed = true;
-      }
-    }
-    return followed;
-  }
-  const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
-  // `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
-  // within 0 and the pool's most.
-  function _rt_turn_from_stats(fight, m, turn) {
-    const stats = fight._effective(m);
-    const pools = turn.pools.map(p => (!p.stat ? p
-      : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
-    return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
-  }
-  // What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
-  // it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
-  function _rt_turn_for(fight, m) {
-    let turn = fight.rules.turn;
-    if (turn === null) return turn;
-    if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
-    if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
-    const low = new Map();
-    for (const c of fight._active(m)) {
-      for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
-        low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
-      }
-    }
-    if (!low.size) return turn;
-    const pools = turn.pools.map(p => (!low.has(p.id) ? p
-      : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
-    const key = pools.map(p => p.per_turn).join(',');
-    if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
-    const known = _rt_SHORT_TURNS.get(turn);
-    if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
-    return known.get(key);
-  }
-
-  // ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
-  // How many identical actions until an outcome's running total reaches a threshold, as an
-  // absorbing chain over the total; the sums run in the same order as the Python runtime's, so the
-  // odds agree to the last few bits. Bounded by MAX_THRESHOLD, MAX_ATTACKS and MAX_CHAIN_WORK.
-  const MAX_ATTACKS = 10000;
-  const MAX_THRESHOLD = 100000;
-  const MAX_CHAIN_WORK = 2000000;
-  const _rt_CHAIN_OVERHEAD = 16;
-
-  // The distribution of the number of actions until a running total reaches a threshold.
-  class UntilOdds {
-    constructor(probabilities, tail, threshold) {
-      this.probabilities = Object.freeze(probabilities); this.tail = tail; this.threshold = threshold;
-      Object.freeze(this);
-    }
-    // The mean number of actions, counting the tail as reached at the cut-off.
-    get expected() {
-      let s = 0;
-      for (let k = 0; k < this.probabilities.length; k++) s += (k + 1) * this.probabilities[k];
-      return s + (this.probabilities.length + 1) * this.tail;
-    }
-    at_most(n) {
-      let s = 0;
-      for (let k = 0; k < Math.min(Math.max(0, n), this.probabilities.length); k++) s += this.probabilities[k];
-      return s;
-    }
-    get median() {
-      let total = 0;
-      for (let k = 0; k < this.probabilities.length; k++) {
-        total += this.probabilities[k];
-        if (total >= 0.5) return k + 1;
-      }
-      return this.probabilities.length + 1;
-    }
-    toDict() {
-      return {probabilities: this.probabilities.slice(), tail: this.tail, threshold: this.threshold,
-              expected: this.expected, median: this.median};
-    }
-    toJSON() { return this.toDict(); }
-  }
-  function _rt_is_int(v) { return typeof v === 'number' && Number.isInteger(v); }
-  function _rt_chain_check(threshold, maxAttacks) {
-    if (!_rt_is_int(threshold) || threshold < 1 || threshold > MAX_THRESHOLD) {
-      throw new OutOfBounds(`阈值必须是1至${MAX_THRESHOLD}的整数`, {key: 'threshold'});
-    }
-    if (!_rt_is_int(maxAttacks) || maxAttacks < 1 || maxAttacks > MAX_ATTACKS) {
-      throw new OutOfBounds(`最多攻击次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_attacks'});
-    }
-  }
-  function _rt_too_much(work) {
-    return new OutOfBounds(`阈值×结果种数×攻击次数的计算量${work}超过${MAX_CHAIN_WORK}：请降低阈值或最多攻击次数`,
-                           {key: 'threshold'});
-  }
-  // A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
-  function _rt_chain_row(gains) {
-    const values = [], probs = [];
-    let stay = 0.0;
-    for (const vp of gains.entries()) {
-      const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
-      if (chance <= 0.0) continue;
-      if (gained === 0) stay += chance;
-      else { values.push(gained); probs.push(chance); }
-    }
-    return [values, probs, stay];
-  }
-  function _rt_as_map(marginal) {
-    if (marginal instanceof Map) return marginal;
-    if (_rt_is_mapping(marginal)) return new Map(Object.keys(marginal).map(k => [Number(k), marginal[k]]));
-    throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
-  }
-  // Exactly: the number of independent actions, each adding a value drawn from `marginal` (a Map
-  // value -> probability), until the running total reaches `threshold`.
-  function attacks_until(marginal, threshold, maxAttacks, negligible) {
-    maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
-    marginal = _rt_as_map(marginal);
-    for (const v of marginal.keys()) if (!_rt_is_int(v) || v < 0) throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
-    _rt_chain_check(threshold, maxAttacks);
-    return _rt_chain([[0, threshold, _rt_chain_row(marginal)]], threshold, maxAttacks,
-                     negligible === undefined ? 1e-15 : negligible);
-  }
-  // attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
-  // total that returns the same Map object as the one before shares its step).
-  function chain_until(gains, threshold, maxAttacks, negligible) {
-    maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
-    _rt_chain_check(threshold, maxAttacks);
-    if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
-    const rows = new Map(), runs = [];
-    for (let total = 0; total < threshold; total++) {
-      const g = gains(total);
-      let row = rows.get(g);
-      if (row === undefined) { row = _rt_chain_row(g); rows.set(g, row); }
-      if (runs.length && runs[runs.length - 1][2] === row) runs[runs.length - 1][1] = total + 1;
-      else runs.push([total, total + 1, row]);
-    }
-    return _rt_chain(runs, threshold, maxAttacks, negligible === undefined ? 1e-15 : negligible);
-  }
-  function _rt_chain(runs, threshold, maxAttacks, negligible) {
-    let per = 0;
-    for (const run of runs) per += (run[2][0].length + 1) * (run[1] - run[0] + _rt_CHAIN_OVERHEAD);
-    const work = maxAttacks * per;
-    if (work > MAX_CHAIN_WORK) throw _rt_too_much(work);
-    let top = 0;
-    for (const run of runs) for (const v of run[2][0]) if (v > top) top = v;
-    let dist = new Array(threshold).fill(0.0);
-    dist[0] = 1.0;
-    let hi = 0, alive = 1.0;
     const out = [];
-    for (let step = 0; step < maxAttacks; step++) {
-      const nxt = new Array(threshold).fill(0.0);
-      let absorbed = 0.0, moved = false, fresh = 0;
-      for (const run of runs) {
-        const start = run[0];
-        if (start > hi) break;
-        const stop = Math.min(run[1], hi + 1), values = run[2][0], probs = run[2][1], stay = run[2][2];
-        const n = stop - start;
-        if (stay && start >= fresh) {
-          for (let i = 0; i < n; i++) nxt[start + i] = stay * dist[start + i];
-        } else if (stay) {
-          for (let i = 0; i < n; i++) nxt[start + i] = nxt[start + i] + stay * dist[start + i];
-        }
-        fresh = stop + top;
-        for (let j = 0; j < values.length; j++) {
-          const p = probs[j], at = start + values[j];
-          moved = true;
-          const inside = threshold - at;  // how many of the run's totals stay below the threshold
-          for (let i = 0; i < Math.min(n, inside); i++) nxt[at + i] = nxt[at + i] + p * dist[start + i];
-          if (inside < n) {
-            let s = 0;
-            for (let i = Math.max(0, inside); i < n; i++) s += dist[start + i];
-            absorbed += p * s;
-          }
-        }
-      }
-      if (!moved) {
-        for (let k = step; k < maxAttacks; k++) out.push(0.0);
-        break;
-      }
-      out.push(absorbed);
-      dist = nxt;
-      hi = Math.min(threshold - 1, hi + top);
-      alive = 0;
-      for (const x of dist) alive += x;
-      if (alive < negligible) break;
+    let plain = null;
+    for (const tp of m.points) {
+      if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
+      if (plain === null) plain = this._effective(m, false);
+      const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
+                                                      _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
+      if (amount > 0) out.push([tp[0], amount]);
     }
-    return new UntilOdds(out, Math.max(0.0, alive), threshold);
+    return out;
   }
-  // The exact mean number of actions until the running total reaches `threshold` (null when the
-  // total can never grow).
-  function expected_attacks(marginal, threshold) {
-    marginal = _rt_as_map(marginal);
-    _rt_chain_check(threshold, 1);
-    let stay = 0;
-    const steps = [];
-    for (const vp of marginal.entries()) {
-      if (vp[0] <= 0) stay += vp[1];
-      else if (vp[1] > 0) steps.push([Math.trunc(vp[0]), Number(vp[1])]);
-    }
-    if (threshold * Math.max(1, steps.length) > MAX_CHAIN_WORK) {
-      throw new OutOfBounds(`阈值×结果种数超过${MAX_CHAIN_WORK}`, {key: 'threshold'});
-    }
-    if (!steps.length || stay >= 1.0) return null;
-    let top = 0;
-    for (const s of steps) if (s[0] > top) top = s[0];
-    const e = new Array(threshold + top).fill(0.0), scale = 1.0 - stay;
-    for (let t = threshold - 1; t >= 0; t--) {
-      let s = 0;
-      for (const vp of steps) s += vp[1] * e[t + vp[0]];
-      e[t] = (1.0 + s) / scale;
-    }
-    return e[0];
+  // `name`'s conditions now: its own, those its relations give it, its states'.
+  active_conditions(name) {
+    for (const m of this.members) if (m.name === name) return this._active(m);
+    return [];
   }
-  // attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
-  function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
-    _rt_chain_check(threshold, maxAttacks);
-    if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
-    const result = odds();
-    if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
-    const marginal = result.marginal(field);
-    for (const v of marginal.keys()) {
-      if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
-    }
-    return attacks_until(marginal, threshold, maxAttacks);
+  holds(relation, holder, held) {
+    return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
   }
-  // The package's `until(procedure, field, threshold, ...args, options)`: args and options as
-  // `<procedure>_odds` takes them, plus max_attacks (default 200) in the options.
-  function _rt_until(rules, procedure, field, threshold, args) {
-    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-    if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
-    args = args.slice();
-    const last = args.length ? args[args.length - 1] : undefined;
-    const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
-    let maxAttacks = 200;
-    if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-    const kw = Object.create(null);
-    const positional = spec.positional;
-    for (let i = 0; i < args.length; i++) {
-      if (i < positional.length) kw[positional[i]] = args[i];
-    }
-    for (const k of Object.keys(options)) kw[k] = options[k];
-    if (args.length > positional.length) {
-      throw new OutOfBounds(`“${spec.name}”最多有${positional.length}个位置参数`, {key: 'args'});
-    }
-    return _rt_sequence_odds(() => _rt_fight_call(spec.odds, positional, kw), field, threshold, maxAttacks);
-  }
-  function _rt_is_plain(v) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-    const proto = Object.getPrototypeOf(v);
-    return proto === null || proto === Object.prototype;
-  }
-  // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
-  function _rt_state_threshold(rules, creature, track, limit, m) {
-    if (rules.accumulate === null) return 0;
-    if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
-    limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
-    const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
-      : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
-    const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
-    let hi = 1;
-    while (!reaches(hi)) {
-      if (hi >= limit) return 0;
-      hi = Math.min(limit, hi * 2);
-    }
-    let lo = Math.floor(hi / 2);
-    while (lo + 1 < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (reaches(mid)) hi = mid;
-      else lo = mid;
-    }
-    return hi;
-  }
-  // Fight.until_state: the chain over the target's points, each total with its own odds.
-  function _rt_until_state(fight, procedure, roles, target, track, options) {
-    const rules = fight.rules;
-    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-    if (roles instanceof Map) roles = _rt_object(roles);
-    if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
-      throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
-    }
-    const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
-    if (effect === undefined || rules.accumulate === null) {
-      throw new OutOfBounds(`“${spec.name}”不给${target}累积负面点数`, {key: procedure});
-    }
-    if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
-    options = _rt_fight_options(options);
-    let maxAttacks = 200;
-    if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-    const m = fight.member(roles[target]);
-    const start = m.track_points(track);
-    const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
-    if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
-    const others = Object.create(null);
-    for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
-    const cache = new Map();
-    const gains = total => {
-      const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
-      const key = JSON.stringify(seen.toDict());
-      if (!cache.has(key)) {
-        const kw = Object.create(null);
-        kw[target] = seen;
-        for (const k of Object.keys(others)) kw[k] = others[k];
-        for (const k of Object.keys(options)) kw[k] = options[k];
-        const odds = _rt_fight_call(spec.odds, spec.positional, kw);
-        const atTrack = odds.fields.indexOf(effect.key), atPoints = odds.fields.indexOf(effect.field);
-        const dist = new Map();
-        for (const op of odds.outcomes) {
-          const gained = op[0][atTrack] === track ? Math.trunc(op[0][atPoints]) : 0;
-          dist.set(gained, (dist.has(gained) ? dist.get(gained) : 0.0) + op[1]);
-        }
-        cache.set(key, dist);
-      }
-      return cache.get(key);
-    };
-    return chain_until(gains, Math.max(1, needed - start), maxAttacks);
+  // What `name` has left of resource `rid`.
+  resource(name, rid) {
+    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+    return _rt_resource_amount(this.rules, this.member(name), rid);
   }
 
-  // ---- exact odds over a plan (fight_plan.py) ----
-  // How many actions of an opening sequence and then a repeated cycle until a target is reached
-  // (Fight.until_plan), following the whole fight state: the chain's states are fights (without their
-  // logs); each action maps a state to the states its outcomes lead to, by the procedure's exact odds
-  // with the stats and options the fight supplies in that state (Fight._prepare) and Fight.apply of
-  // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
-  const MAX_PLAN_STEPS = 100;
-  const MAX_PLAN_STATES = 20000;
-  const MAX_PLAN_WORK = 300000;
-  const _rt_MAX_PLAN_OPTIONS = 50;
-  const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
-  const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
-  const _rt_KIND_NAMES = {condition: '条件', state: '状态', counter: '计数', points: '累积槽'};
-
-  function _rt_cut20(value) { return Array.from(String(value)).slice(0, 20).join(''); }
-  function _rt_plan_step(rules, names, raw) {
-    if (!_rt_is_mapping(raw) || Object.keys(raw).some(k => _rt_PLAN_KEYS.indexOf(k) < 0) || !_rt_has(raw, 'procedure')) {
-      throw new OutOfBounds('计划的每一步是 {procedure, roles, options, end_turn} 的映射', {key: 'plan'});
+  // ---- acting ----
+  // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
+  // procedure's options (its other parameters and `dice`); the fight is unchanged.
+  resolve(procedure, roles, options) {
+    const prepared = this._prepare(procedure, roles, options);
+    _rt_check_call(prepared[0], procedure, prepared[1]);
+    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
+      const priced = this._priced(prepared[0], prepared[5], result);
+      prepared[4] = priced[0];
+      for (const s of priced[1]) prepared[2].push(s);
     }
-    const procedure = raw.procedure;
+    if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
+    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
+                           prepared[4]);
+  }
+  // What an action whose result decides what it spends (the kind of action: action_from; amounts of
+  // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
+  // lets it through: [plan, sentences]; Refused when refused.
+  _priced(spec, roles, result) {
+    if (this.rules.turn === null) return [null, []];
+    const action = spec.action_from ? String(result[spec.action_from]) : undefined;
+    const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
+    return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
+  }
+  // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
+  // the options its conditions supply, then the caller's), the sentences of the state that applied,
+  // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
+  _prepare(procedure, roles, options) {
+    const rules = this.rules;
     const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
-    if (!spec.odds) throw new OutOfBounds(`“${spec.name}”没有精确概率，不能用于计划`, {key: procedure});
-    const roles = _rt_get_or(raw, 'roles', null);
-    const given = _rt_is_mapping(roles) ? Object.keys(roles) : null;
-    if (given === null || given.length !== spec.roles.length || given.some(r => spec.roles.indexOf(r) < 0)) {
+    if (roles instanceof Map) roles = _rt_object(roles);
+    if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
+    const given = Object.keys(roles);
+    // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
+    if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
       throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
     }
-    for (const r of given) {
-      const name = roles[r];
-      if (typeof name !== 'string' || names.indexOf(name) < 0) {
-        throw new OutOfBounds(`战斗中没有“${name}”`, {key: _rt_cut20(name)});
-      }
+    options = _rt_fight_options(options);
+    const keys = Object.keys(options);
+    for (const key of keys) {
+      if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
     }
-    const options = _rt_get_or(raw, 'options', null) || {};
-    if (!_rt_is_mapping(options) || Object.keys(options).length > _rt_MAX_PLAN_OPTIONS) {
-      throw new OutOfBounds('选项应为映射', {key: 'options'});
-    }
-    for (const key of Object.keys(options)) {
-      if (!spec.params.has(key)) throw new OutOfBounds(`“${spec.name}”没有选项“${_rt_cut20(key)}”`, {key: _rt_cut20(key)});
-      const v = options[key];
-      if (v !== null && typeof v !== 'boolean' && typeof v !== 'number' && typeof v !== 'string') {
-        throw new OutOfBounds(`选项“${spec.params.get(key)}”应为数、真假或文字`, {key: key});
-      }
-    }
-    const endTurn = _rt_get_or(raw, 'end_turn', false);
-    if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
-    const opts = Object.create(null);
-    for (const key of Object.keys(options)) opts[key] = options[key];
-    return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
-                          end_turn: endTurn});
-  }
-  // [opening, cycle] of a plan: {opening: [step, ...], cycle: [step, ...]} (the cycle not empty) or a list of steps.
-  function _rt_read_plan(rules, names, plan) {
-    let opening, cycle;
-    if (Array.isArray(plan)) {
-      opening = []; cycle = plan;
-    } else if (_rt_is_mapping(plan) && Object.keys(plan).every(k => k === 'opening' || k === 'cycle')
-               && _rt_has(plan, 'cycle')) {
-      opening = _rt_get_or(plan, 'opening', null) || []; cycle = plan.cycle;
-    } else {
-      throw new OutOfBounds('计划应为 {opening: [...], cycle: [...]}，或一列步骤', {key: 'plan'});
-    }
-    if (!Array.isArray(opening) || !Array.isArray(cycle) || !cycle.length) {
-      throw new OutOfBounds('计划的循环部分至少要有一步', {key: 'plan'});
-    }
-    if (opening.length + cycle.length > MAX_PLAN_STEPS) throw new OutOfBounds(`计划最多${MAX_PLAN_STEPS}步`, {key: 'plan'});
-    return [opening.map(s => _rt_plan_step(rules, names, s)), cycle.map(s => _rt_plan_step(rules, names, s))];
-  }
-  function _rt_plan_target(rules, names, raw) {
-    if (!_rt_is_mapping(raw) || !_rt_has(raw, 'who')) {
-      throw new OutOfBounds('目标应为 {who, condition | state | counter | points, at_least} 的映射', {key: 'target'});
-    }
-    const kinds = _rt_TARGET_KINDS.filter(k => _rt_has(raw, k));
-    const allowed = ['who', 'at_least'].concat(_rt_TARGET_KINDS);
-    if (kinds.length !== 1 || Object.keys(raw).some(k => allowed.indexOf(k) < 0)) {
-      throw new OutOfBounds('目标要且只要给出 condition、state、counter、points 之一', {key: 'target'});
-    }
-    const who = raw.who, kind = kinds[0], key = raw[kind];
-    if (typeof who !== 'string' || names.indexOf(who) < 0) throw new OutOfBounds(`战斗中没有“${_rt_cut20(who)}”`, {key: 'who'});
-    const known = {condition: rules.conditions, state: rules.state_names, counter: rules.counters, points: rules.tracks}[kind];
-    if (typeof key !== 'string' || !known.has(key)) throw new OutOfBounds(`没有这个${_rt_KIND_NAMES[kind]}`, {key: kind});
-    const atLeast = _rt_get_or(raw, 'at_least', 1);
-    if (kind === 'counter' || kind === 'points') {
-      if (!_rt_is_int(atLeast) || atLeast < 1 || atLeast > MAX_VALUE) {
-        throw new OutOfBounds(`at_least 必须是1至${MAX_VALUE}的整数`, {key: 'at_least'});
-      }
-    } else if (_rt_has(raw, 'at_least')) {
-      throw new OutOfBounds('at_least 只用于 counter 与 points', {key: 'at_least'});
-    }
-    return Object.freeze({who: who, kind: kind, key: key, at_least: atLeast});
-  }
-  // One target or a list of them (reaching any is reaching the target).
-  function _rt_read_targets(rules, names, target) {
-    const raw = Array.isArray(target) ? target.slice() : [target];
-    if (raw.length < 1 || raw.length > _rt_MAX_PLAN_OPTIONS) {
-      throw new OutOfBounds(`目标应有1至${_rt_MAX_PLAN_OPTIONS}个`, {key: 'target'});
-    }
-    return raw.map(t => _rt_plan_target(rules, names, t));
-  }
-  function _rt_reached(fight, targets) {
-    for (const t of targets) {
-      const m = fight.member(t.who);
-      if (t.kind === 'state' && m.states.indexOf(t.key) >= 0) return true;
-      if (t.kind === 'condition' && fight._active(m).some(c => c.id === t.key)) return true;
-      if (t.kind === 'counter' && m.counter(t.key) >= t.at_least) return true;
-      if (t.kind === 'points' && m.track_points(t.key) >= t.at_least) return true;
-    }
-    return false;
-  }
-  // What tells two states of one chain apart (the combatants' base stats never change).
-  function _rt_plan_key(fight) {
-    return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
-                                                    m.lowered]),
-                           fight.turn, fight.relations]);
-  }
-  // `fight` with the counted total set aside (its counter at 0).
-  function _rt_plan_zero(fight, counted) {
-    return fight._with({members: fight.members.map(m => (m.name === counted.who
-      ? _rt_member_with(m, {counters: m.counters.filter(kv => kv[0] !== counted.key)}) : m))});
-  }
-  // The fight after the step: without its log, at the actor's next turn when the step ends the turn,
-  // its turn counted from the start of the round (every expiry moved with it).
-  function _rt_plan_end(fight, step) {
-    if (step.end_turn) {
-      const spec = fight.rules.actions.get(step.procedure);
-      const actor = step.roles[spec.subject][1];
-      for (let i = 0; i < fight.members.length; i++) {
-        fight = fight.next_turn();
-        if (fight.actor === actor) break;
-      }
-    }
-    const n = fight.members.length, shift = Math.floor(fight.turn / n) * n;
-    if (!shift) return fight._with({log: []});
-    const members = fight.members.map(m => _rt_member_with(m, {
-      modifiers: m.modifiers.map(x => (x.expires >= 0 ? new _rt_Modifier(x.stat, x.delta, x.expires - shift, x.source) : x)),
-      conditions: m.conditions.map(c => (c.expires >= 0 ? new _rt_Condition(c.id, c.value, c.source, c.expires - shift) : c)),
-    }));
-    return fight._with({members: members, turn: fight.turn - shift, log: []});
-  }
-  // The outcome fields of an action of `spec` that Fight.apply reads: its effects' amounts, gates and
-  // tracks, the gates of the conditions an action ends, and the kind of action it spends.
-  function _rt_fields_read(rules, spec) {
-    const read = [];
-    for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) read.push(x.scope.when);
-    if (spec.action_from) read.push(spec.action_from);  // the kind of action it spends
-    for (const pf of spec.costs) read.push(pf[1]);  // what it spends of the turn's pools
-    for (const e of spec.effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
-    return read.filter((f, i) => read.indexOf(f) === i);
-  }
-  // The steps of one until_plan call: each state's successors at each place in the plan, and each
-  // procedure's odds for the arguments a state gives it, computed once.
-  class _rt_PlanChain {
-    constructor(rules, counted) {
-      this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
-      this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
-    }
-    step(fight, key, place, step) {
-      const cacheKey = key + '\u0000' + place;
-      const kept = this.steps.get(cacheKey);
-      if (kept !== undefined) return kept;
-      const merged = new Map();
-      let prepared = null;
-      try {
-        prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
-      } catch (err) {
-        if (!(err instanceof Refused)) throw err;
-      }
-      if (prepared === null) {
-        this._add(merged, _rt_plan_end(fight, step), 1.0);
-      } else {
-        const outcomes = this._outcomes(step.procedure, prepared[0], prepared[1]);
-        if (this.work + outcomes.length > MAX_PLAN_WORK) {
-          throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_WORK}次结算：请减少最多行动次数`);
+    const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
+    for (const r of given) found[r] = this.member(roles[r]);
+    if (!this.relations.length && rules.turn === null) {
+      // nothing changes their stats or applies to them, and no turn budget: their base stats, as
+      // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
+      const kwargs = Object.create(null);
+      let plain = true;
+      for (const role of spec.roles) {
+        const m = found[role];
+        if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
+          plain = false;
+          break;
         }
-        this.work += outcomes.length;
-        for (const oq of outcomes) {
-          let plan = prepared[4];
-          if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
-            try {
-              plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
-            } catch (err) {
-              if (!(err instanceof Refused)) throw err;
-              this._add(merged, _rt_plan_end(fight, step), oq[1]);
-              continue;
-            }
-          }
-          const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
-          this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
-        }
+        kwargs[role] = m.base;
       }
-      const out = Array.from(merged.values()).map(v => [v[0], v[1], v[2], v[3]]);
-      this.steps.set(cacheKey, out);
-      return out;
-    }
-    _add(merged, after, q) {
-      let delta = 0;
-      if (this.counted !== null) {
-        delta = after.member(this.counted.who).counter(this.counted.key);
-        if (delta) after = _rt_plan_zero(after, this.counted);
-      }
-      const key = _rt_plan_key(after), k2 = key + '\u0000' + delta;
-      const have = merged.get(k2);
-      merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
-    }
-    // What one action adds to the counted total when it leaves the state as it was but for that
-    // total (told without applying it, plain_gains, else from its applied outcomes), so that the
-    // chain is the plain one over the total; null when some outcome changes the state or lowers it.
-    cycle_gains(fight, step) {
-      const plain = this.plain_gains(fight, step);
-      if (plain !== null) return plain;
-      const key = _rt_plan_key(fight), steps = this.step(fight, key, 0, step);
-      if (!steps.every(s => s[1] === key && s[2] >= 0)) return null;
-      const gains = new Map();
-      for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
-      return gains;
-    }
-    // What one action adds to the counted total, when it can be told without applying it: nobody
-    // carries anything (no modifier, state, condition, points, relation, turn budget) and every
-    // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
-    // was and the chain is the plain one. null when that cannot be told this way.
-    plain_gains(fight, step) {
-      const counted = this.counted;
-      if (counted === null || fight.relations.length || fight.rules.turn !== null) return null;
-      if (fight.members.some(m => m.modifiers.length || m.states.length || m.conditions.length || m.points.length)) return null;
-      let prepared;
-      try {
-        prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
-      } catch (err) {
-        if (err instanceof Refused) return null;
-        throw err;
-      }
-      if (prepared[4] !== null && prepared[4] !== undefined) return null;
-      const spec = prepared[0], roles = new Map(step.roles), gains = new Map();
-      for (const oq of this._outcomes(step.procedure, spec, prepared[1])) {
-        const outcome = oq[0];
-        let delta = 0;
-        for (const e of spec.effects) {
-          if (e.when && !outcome[e.when]) continue;
-          const amount = e.field ? Math.trunc(Number(outcome[e.field])) * e.sign : 0;
-          if (e.kind === 'counter' && e.key === counted.key && roles.get(e.role) === counted.who) delta += amount;
-          else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
-          else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
-          else if (e.kind === 'clear') continue;  // nobody has a condition to clear
-          else if ((e.kind === 'resource' || e.kind === 'capacity') && _rt_resource_spent(e, outcome) === 0) continue;
-          else return null;
-        }
-        if (delta < 0) return null;
-        gains.set(delta, (gains.has(delta) ? gains.get(delta) : 0.0) + oq[1]);
-      }
-      return gains;
-    }
-    _outcomes(procedure, spec, kwargs) {
-      let cacheKey = null;
-      try {
-        cacheKey = JSON.stringify([procedure, Object.keys(kwargs).sort().map(k => [k, kwargs[k]])]);
-      } catch (err) {
-        cacheKey = null;
-      }
-      if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
-      _rt_check_call(spec, procedure, kwargs);
-      const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
-      if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
-      const fields = odds.fields, wanted = this.read.get(procedure);
-      const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
-      const grouped = new Map();
-      for (const op of odds.outcomes) {
-        if (op[1] <= 0.0) continue;
-        const projected = at.map(i => op[0][i]), k = JSON.stringify(projected);
-        const have = grouped.get(k);
-        if (have === undefined) grouped.set(k, [projected, op[1]]);
-        else have[1] += op[1];
-      }
-      const out = Array.from(grouped.values()).map(vp => {
-        const outcome = {};
-        read.forEach((f, i) => { outcome[f] = vp[0][i]; });
-        return [Object.freeze(outcome), vp[1]];
-      });
-      if (cacheKey !== null) this.odds.set(cacheKey, out);
-      return out;
-    }
-  }
-  function _rt_until_plan(fight, plan, target, options) {
-    const rules = fight.rules, names = fight.members.map(m => m.name);
-    const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
-    const targets = _rt_read_targets(rules, names, target);
-    options = _rt_options(options, ['max_actions', 'negligible']);
-    const maxActions = options.max_actions === undefined ? 200 : options.max_actions;
-    const negligible = options.negligible === undefined ? 1e-15 : options.negligible;
-    if (!_rt_is_int(maxActions) || maxActions < 1 || maxActions > MAX_ATTACKS) {
-      throw new OutOfBounds(`最多行动次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_actions'});
-    }
-    if (_rt_reached(fight, targets)) throw new OutOfBounds('战斗已经达到这个目标', {key: 'target'});
-    // A lone counter target is carried beside the state rather than in it (counters feed no stat).
-    const counted = targets.length === 1 && targets[0].kind === 'counter' ? targets[0] : null;
-    let start = fight._with({log: []}), total0 = 0;
-    if (counted !== null) {
-      total0 = start.member(counted.who).counter(counted.key);
-      start = _rt_plan_zero(start, counted);
-    }
-    let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
-    const chain = new _rt_PlanChain(rules, counted), out = [];
-    if (counted !== null && !opening.length && cycle.length === 1) {
-      // one action again and again that leaves the state as it was (but for the total): the plain
-      // chain over the total (attacks_until)
-      const gains = chain.cycle_gains(start, cycle[0]);
-      if (gains !== null) {
-        const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
-        return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
+      if (plain) {
+        for (const k of keys) kwargs[k] = options[k];
+        return [spec, kwargs, [], [], null, roles];
       }
     }
-    let alive = 1.0;
-    for (let k = 0; k < maxActions; k++) {
-      const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;
-      const step = place < opening.length ? opening[place] : cycle[place - opening.length];
-      const nxt = new Map();
-      let absorbed = 0.0;
-      for (const kv of dist.entries()) {
-        const totals = kv[1][1];
-        for (const next of chain.step(kv[1][0], kv[0], place, step)) {
-          const after = next[0], key = next[1], delta = next[2], q = next[3];
-          if (counted === null && _rt_reached(after, targets)) {
-            let s = 0;
-            for (const p of totals.values()) s += p;
-            absorbed += q * s;
-            continue;
-          }
-          let have = nxt.get(key);
-          if (have === undefined) { have = [after, new Map()]; nxt.set(key, have); }
-          const into = have[1];
-          for (const tp of totals.entries()) {
-            const total = tp[0] + delta;
-            if (counted !== null && total >= counted.at_least) absorbed += tp[1] * q;
-            else into.set(total, (into.has(total) ? into.get(total) : 0.0) + tp[1] * q);
+    const byName = new Map();
+    for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
+    this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
+    const plan = spec.action_from || spec.costs.length ? null  // else _priced
+      : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
+    const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
+    const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
+    for (const role of spec.roles) {
+      const m = this.member(roles[role]);
+      const applying = this._applying(m, procedure, byName);
+      kwargs[role] = this._effective(m, true, applying);
+      for (const s of this.applied_to(m.name, applying)) applied.push(s);
+      for (const cs of applying) {
+        const c = cs[0], spc = cs[1];
+        for (const pv of spc.options) {
+          if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
+            supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
+            suppliedKeys.push(pv[0]);
+            applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
           }
         }
+        if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
+          used.push([m.name, c.id, c.source]);
+        }
       }
-      let live = 0;
-      for (const v of nxt.values()) live += v[1].size;
-      if (live > MAX_PLAN_STATES) {
-        throw new LimitExceeded(`计划的战斗状态有${live}种，超过上限${MAX_PLAN_STATES}：请减少最多行动次数`);
-      }
-      out.push(absorbed);
-      dist = new Map(Array.from(nxt.entries()).filter(kv => kv[1][1].size > 0));
-      alive = 0;
-      for (const v of dist.values()) for (const p of v[1].values()) alive += p;
-      if (alive < negligible) break;
     }
-    return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+    if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
+      const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
+      for (const s of pks[2]) applied.push(s);
+      for (const k of pks[1]) kwargs[k] = pks[0][k];
+    }
+    for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
+      for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
+    }
+    for (const k of Object.keys(options)) kwargs[k] = options[k];
+    return [spec, kwargs, applied, used, plan, roles];
   }
-  // The exact mean number of actions of `plan` until `target` (Fight.expected_until): solved for the
-  // mean where one action repeated leaves the state as it was (expected_attacks, no cut-off), else
-  // from until_plan's distribution; null when the target may never be reached, or not within
-  // max_actions (more than 1e-9 of the chance left).
-  function _rt_expected_until(fight, plan, target, options) {
-    const rules = fight.rules, names = fight.members.map(m => m.name);
-    const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
-    const targets = _rt_read_targets(rules, names, target);
-    options = _rt_options(options, ['max_actions']);
-    const maxActions = options.max_actions === undefined ? 1000 : options.max_actions;
-    if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
-      const counted = targets[0];
-      const start = _rt_plan_zero(fight._with({log: []}), counted);
-      const gains = new _rt_PlanChain(rules, counted).cycle_gains(start, cycle[0]);
-      const need = counted.at_least - fight.member(counted.who).counter(counted.key);
-      if (gains !== null && need >= 1) return expected_attacks(gains, need);
-    }
-    const odds = _rt_until_plan(fight, plan, target, {max_actions: maxActions});
-    return odds.tail <= 1e-9 ? odds.expected : null;
+  // Resolve and apply in one call: [action, fight].
+  act(procedure, roles, options) {
+    const action = this.resolve(procedure, roles, options);
+    return [action, this.apply(action)];
   }
 
-  // ---- resources and lowered capacities (fight_resources.py) ----
-  // A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
-  // number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
-  // track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
-  function _rt_resource_top(spec, base) {
-    return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
-  }
-  // What `m` has left of resource `rid`: what it changed to, else its starting amount.
-  function _rt_resource_amount(rules, m, rid) {
-    for (const kv of m.resources) if (kv[0] === rid) return kv[1];
-    const spec = rules.resources.get(rid);
-    const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
-    return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
-  }
-  // The stats the procedures read as what is left, set to it (within each stat's range).
-  function _rt_resource_reflect(rules, m, values) {
-    for (const kv of m.resources) {
-      const spec = rules.resources.get(kv[0]);
-      if (spec !== undefined && spec.stat) {
-        const nlh = rules.stats.get(spec.stat);
-        values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+  // ---- what applying changes in a member (fight_stats.py) ----
+  // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
+  // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
+  static _modify(m, next, log) {
+    for (let i = 0; i < m.modifiers.length; i++) {
+      const x = m.modifiers[i];
+      if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
+        const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
+        return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
       }
     }
+    if (m.modifiers.length >= MAX_MODIFIERS) {
+      log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
+      return m;
+    }
+    return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
   }
-  // The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
-  function _rt_capacity_kw(rules, m, track, options) {
-    const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
-    if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
-    return options;
-  }
-  function _rt_resource_spent(e, result) {
-    return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
-  }
-  function _rt_resource_refusal(rules, m, rid, wanted, what) {
-    const spec = rules.resources.get(rid);
-    return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
-                       {key: 'resource'});
-  }
-  // What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
-  // spends more than its holder has left.
-  function _rt_refuse_spends(fight, spec, roles, result, applied) {
-    const wanted = new Map();
-    for (const e of spec.effects) {
-      if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
-        const key = roles[e.role] + '\u0000' + e.key;
-        wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+  // The ruleset's recovery rule for a combatant whose counter grew.
+  _recover(m, taken, log) {
+    const rules = this.rules, od = rules.on_damage;
+    for (const tp of m.points) {
+      const track = tp[0], points = tp[1];
+      const state = rules.track_states.get(track);
+      if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
+      const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
+      if (left !== points) {
+        m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
       }
-    }
-    for (const kv of wanted) {
-      const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
-      const left = _rt_resource_amount(fight.rules, m, parts[1]);
-      if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
-      if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
-    }
-  }
-  // The options the fight gives a procedure that reads a track's points and capacity loss.
-  function _rt_track_inputs(rules, procedure, m, options) {
-    const inputs = rules.track_inputs.get(procedure), out = [];
-    if (inputs === undefined) return out;
-    let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
-    if (track !== null && typeof track === 'object') track = track.id;
-    if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
-    if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
-    if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
-    return out;
-  }
-  // `m` after a resource or capacity effect of an action named `what` (a sentence each).
-  function _rt_resource_effect(fight, m, e, result, what, log) {
-    const rules = fight.rules;
-    if (e.kind === 'capacity') {
-      const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
-      if (!n || !rules.tracks.has(track)) return m;
-      const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
-      if (loss === before) return m;
-      log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
-      return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
-    }
-    const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
-    if (!n) return m;
-    const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
-    if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
-    const after = e.sign < 0 ? before - n : Math.min(most, before + n);
-    const full = e.sign > 0 && before + n >= most ? '，已满' : '';
-    log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
-    m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
-    if (spec.on_empty && spec.knocks) {
-      const names = fight.members.map(x => x.name);
-      const has = m.conditions.some(c => c.id === spec.on_empty);
-      const spared = !!(e.other && result[e.other]);
-      if (after === 0 && before > 0 && !has && !spared) {
-        log.push(_rt_line(`${m.name}的${spec.name}已空`));
-        m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
-      } else if (after > 0 && has && spec.lifts) {
-        m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
-        log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+      if (awake) {
+        m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
       }
     }
     return m;
   }
-  // What `m` has left of each resource and each lowered capacity, for status.
-  function _rt_resources_shown(rules, m) {
-    const out = [];
-    for (const kv of rules.resources) {
-      const left = _rt_resource_amount(rules, m, kv[0]);
-      if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+
+  // ---- storing ----
+  // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
+  static from_dict(rules, data) {
+    let read;
+    try {
+      if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
+      read = _rt_read_fight(rules, data);
+    } catch (err) {
+      if (err instanceof RuleError) throw err;
+      throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
     }
-    for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+    return new Fight(rules, read[0], read[1], read[2], read[3]);
+  }
+
+  // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
+  // points on `track` put it into the track's state (fight_until.py; options: the procedure's
+  // options and max_attacks).
+  until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
+
+  // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
+  // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
+  until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
+  // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
+  expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
+  // Whether the fight has reached `target` (as until_plan takes it).
+  reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
+}
+
+function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
+function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
+function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
+function _rt_object(map) {
+  const out = Object.create(null);
+  for (const kv of map.entries()) out[kv[0]] = kv[1];
+  return out;
+}
+// The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
+function _rt_fight_options(options) {
+  if (options === undefined || options === null) return Object.create(null);
+  if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  const out = Object.create(null);
+  for (const k of Object.keys(options)) out[k] = options[k];
+  return out;
+}
+
+// ---- applying an action, and the next turn (fight.py) ----
+// What a resolved action's declared effects change (counters, tracks, modifiers, states, conditions,
+// resources, relations), the next combatant's turn, and a state the game master lifts: each a new
+// Fight. Fight's methods, as Fight.apply, next_turn and remove_state of the Python runtime.
+const _rt_APPLY = {
+  // A new fight with the action's declared effects applied (a sentence for each change).
+  apply(action) {
+    const rules = this.rules;
+    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
+    if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
+    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
+    const result = action.result;
+    const members = new Map(this.members.map(m => [m.name, m]));
+    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    let relations = null;  // made by the first relation effect (as fight.py)
+    const log = [];
+    const n = this.members.length;
+    let names = null;  // the members' names in order, made by the first effect that needs them
+    // whether a role holds a condition the action may use up or end
+    const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
+    if (holding) this._end_used(action, spec, members, log);
+    if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
+    for (const e of spec.effects) {
+      if (e.when && !result[e.when]) continue;
+      const who = roles.get(e.role);
+      let m = members.get(who);
+      const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
+      if (e.kind === 'counter') {
+        if (amount === 0) continue;
+        const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
+        m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
+        const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
+        log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
+          m = this._recover(m, Math.min(amount, rules.taken_max), log);
+        }
+        members.set(who, m);
+      } else if (e.kind === 'track') {
+        const track = String(result[e.key] || '');
+        if (!track || amount === 0 || !rules.tracks.has(track)) continue;
+        const before = _rt_get(m.points, track);
+        const total = _rt_clamp(before + amount, 0, rules.points_max);
+        m = _rt_with_points(m, _rt_put(m.points, track, total));
+        const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
+        log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.accumulate !== null) {
+          // its stats without debuffs: its base stats when nothing can change them (as fight.py)
+          const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
+            || this.relations.length ? this._effective(m, false) : m.base;
+          const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
+          const state = String(out[rules.state_index] || '');
+          if (state && m.states.indexOf(state) < 0) {
+            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
+            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
+            const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
+            m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
+            log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
+          }
+        }
+        if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
+          m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
+        }
+        members.set(who, m);
+      } else if (e.kind === 'modifier') {
+        if (amount === 0) continue;
+        if (names === null) names = this.members.map(x => x.name);
+        const index = names.indexOf(who);
+        let expires = -1;
+        if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
+        else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
+        m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
+        members.set(who, m);
+        const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
+        log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
+      } else if (e.kind === 'state') {
+        if (m.states.indexOf(e.key) < 0) {
+          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
+          log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
+        }
+      } else if (e.kind === 'condition') {
+        const value = e.field ? amount : 1;
+        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        if (names === null) names = this.members.map(x => x.name);
+        members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
+                                             source ? names.indexOf(source) : -1, log));
+      } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
+        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
+          const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
+          if (kept.length !== mm.conditions.length) {
+            members.set(name, _rt_member_with(mm, {conditions: kept}));
+            log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+          }
+        }
+      } else if (e.kind === 'resource' || e.kind === 'capacity') {
+        members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
+      } else if (e.kind === 'relation') {
+        if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
+        const held = roles.get(e.other);
+        const key = [e.key, who, held], k = key.join('\u0000');
+        if (e.duration === 'start' && !relations.has(k)) {
+          relations.set(k, key);
+          log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
+        } else if (e.duration === 'end' && relations.has(k)) {
+          relations.delete(k);
+          log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
+        }
+      }
+    }
+    if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
+    const changed = this.members.map(x => members.get(x.name));
+    if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
+      // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
+      return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
+    }
+    const same = relations === null || relations.size === this.relations.length
+      && this.relations.every(r => relations.has(r.join('\u0000')));
+    const after = this._with({members: changed,
+                              relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
+    return after._settle(log, this.relations);
+  },
+  // The next combatant's turn (a new round after the last); modifiers and conditions that last
+  // until the start of this turn lapse.
+  next_turn() {
+    const rules = this.rules, turn = this.turn + 1;
+    if (turn > MAX_TURN) {
+      throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
+    }
+    const log = [], members = [], lapsed = [];  // the lines this adds
+    for (const m of this.members) {
+      if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
+        members.push(m);
+        continue;
+      }
+      let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
+      for (const gone of m.modifiers) {
+        if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
+      }
+      let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
+      for (const c of m.conditions) {
+        if (lasting.indexOf(c) < 0) {
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+          lapsed.push([members.length, c]);
+        }
+      }
+      if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
+      if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
+      members.push(kept === m.modifiers && lasting === m.conditions ? m
+        : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
+    }
+    const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
+    this._new_turn(members, turn, log);
+    const n = this.members.length;
+    if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
+    const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
+    return followed ? after._settle([], []) : after;
+  },
+  // A new fight with `state` lifted from `name` (a recovery, the game master's call).
+  remove_state(name, state) {
+    const m = this.member(name);
+    if (m.states.indexOf(state) < 0) return this;
+    const kept = m.states.filter(s => s !== state);
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
+                       log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
+  },
+};
+for (const key of Object.keys(_rt_APPLY)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_APPLY[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- showing a fight (fight_shown.py) ----
+// A combatant's state in one line of the rules' language, what its state does to its stats, and
+// the plain data toDict writes (from_dict reads it back). Fight's methods, as the Python runtime's
+// Shown mixin.
+const _rt_SHOWN = {
+  // One line of `name`'s state in the rules' language.
+  status(name) {
+    const rules = this.rules, m = this.member(name);
+    const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
+    for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
+    const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
+    for (const s of m.states) {
+      const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
+      parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
+    }
+    for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
+      if (c.source) more.push(`来自${c.source}`);
+      if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
+      const forbids = _rt_forbids_text(spec, names);
+      if (forbids) more.push(forbids);
+      parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
+    }
+    if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
+    for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
+    for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
+    if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
+      parts.push(`本回合剩余${this.left(name)}`);
+      if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
+      if (m.ready) parts.push(`准备了${_rt_kind_name(this.rules.turn, m.ready)}`);
+    }
+    return `${name}：` + (parts.length ? parts.join('，') : '无变化');
+  },
+  // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
+  applied_to(name, applying) {
+    const rules = this.rules, m = this.member(name), out = [];
+    for (const x of m.modifiers) {
+      if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
+    }
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared && m.base[spared] === true) continue;
+      const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
+      if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
+    }
+    for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
+    if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
+      for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
+    }
+    for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
+      const c = cs[0], spec = cs[1];
+      const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
+                                                  : `非${_rt_name_of(rules.flag_names, sf[0])}`));
+      for (const sp of spec.adds) {
+        if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
+      }
+      for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
+      if (changes.length) {
+        const by = c.source ? `，来自${c.source}` : '';
+        out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
+      }
+    }
+    return out;
+  },
+  toDict() {
+    const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
+    return {
+      turn: this.turn, turns: this.rules.turn !== null,
+      members: this.members.map(m => {
+        const out = {
+          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
+        if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
+        if (m.lowered.length) out.lowered = pairs(m.lowered);
+        return out;
+      }),
+      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
+    };
+  },
+  toJSON() { return this.toDict(); },
+};
+for (const key of Object.keys(_rt_SHOWN)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_SHOWN[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- the turn as a budget (fight_budget.py) ----
+// What one combatant's turn holds (the ruleset's fight: turn: pools) and what each kind of action
+// costs from it, on its actor's own turn and off it, and what it takes from the next turn. Each
+// member carries `spent`, `owed` and `ready`; resolve refuses an action that does not fit when the
+// ruling says so (else lets it through with a sentence); apply spends it; a member's turn start
+// resets its budget to what it owed.
+function _rt_budget_amount(pool, value) {
+  const whole = Math.floor(value / pool.per_unit), part = value - whole * pool.per_unit;
+  const text = !part ? String(whole) : (whole ? `${whole}又` : '') + `${part}/${pool.per_unit}`;
+  return `${pool.name}${text}${pool.unit}`;
+}
+function _rt_shown_cost(turn, cost) {
+  return turn.pools.filter(p => _rt_get(cost, p.id)).map(p => _rt_budget_amount(p, _rt_get(cost, p.id))).join('、')
+    || '不耗费';
+}
+function _rt_budget_left(turn, spent) { return turn.pools.map(p => [p.id, p.per_turn - _rt_get(spent, p.id)]); }
+function _rt_left_text(turn, spent) {
+  const left = _rt_budget_left(turn, spent);
+  return turn.pools.map((p, i) => _rt_budget_amount(p, left[i][1])).join('、');
+}
+function _rt_fits(turn, spent, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  return cost.every(kv => _rt_get(spent, kv[0]) + kv[1] <= (per.has(kv[0]) ? per.get(kv[0]) : 0));
+}
+function _rt_budget_add(turn, pairs, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
+  return pairs;
+}
+function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
+  const out = new Map(cost);
+  for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
+  return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+function _rt_budget_plan(name, cost, owes, readied, over) {
+  return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
+}
+const _rt_BUDGET = {
+  // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
+  // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
+  // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
+  _plan(m, spec, action, extra) {
+    const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
+    if (action === undefined) action = spec.action;
+    if (turn === null || !action) return null;
+    const kind = turn.kinds.get(action);
+    if (kind === undefined) return null;
+    const what = _rt_kind_name(turn, action), own = m.name === this.actor;
+    if (!own && m.ready && m.ready === action) {  // the readied action, triggered
+      const readyKind = turn.kinds.get(m.ready);
+      const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
+      return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
+    }
+    let options = own ? kind.own : kind.off;
+    if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
+    if (!options.length) {
+      const where = !own ? '在自己的回合外' : '在自己的回合';
+      const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
+        .map(k => _rt_kind_name(turn, k));
+      const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
+      return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
+    }
+    for (const cost of options) if (_rt_fits(turn, m.spent, cost)) return _rt_budget_plan(m.name, cost, kind.next, false, '');
+    const over = `${m.name}本回合剩余${_rt_left_text(turn, m.spent)}，不能进行${what}（${_rt_shown_cost(turn, options[0])}）`;
+    return this._over(_rt_budget_plan(m.name, options[0], kind.next, false, over));
+  },
+  _over(plan) {
+    if (this.rules.turn.refuse) throw new Refused(plan.over, {key: 'turn'});
+    return plan;
+  },
+  // `m` after paying for an action (a sentence saying what it spent and what is left).
+  _spend(m, plan, log) {
+    const turn = _rt_turn_for(this, m);
+    if (plan === null || plan === undefined || turn === null) return m;
+    const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
+    if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    if (plan.cost.length) {
+      log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    }
+    if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
+    if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_kind_name(turn, m.ready)}`));
+    return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
+  },
+  // A new fight in which `name`, on its own turn, readies an action of kind `action`.
+  ready(name, action) {
+    const m = this.member(name), turn = _rt_turn_for(this, m);
+    const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
+    if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
+    if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
+    const what = _rt_kind_name(turn, action), options = turn.ready.length ? turn.ready : kind.own;
+    let cost = null;
+    for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
+    const log = [];
+    if (cost === null) {
+      const plan = this._over(_rt_budget_plan(name, options[0], [], false,
+        `${name}本回合剩余${_rt_left_text(turn, m.spent)}，不能宣言准备${what}（${_rt_shown_cost(turn, options[0])}）`));
+      cost = plan.cost;
+      log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    }
+    const spent = _rt_budget_add(turn, m.spent, cost);
+    log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
+                       log: this.log.concat(log)});
+  },
+  // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
+  _new_turn(members, turn, log) {
+    if (this.rules.turn === null) return;
+    const i = turn % members.length, m = members[i];
+    if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_kind_name(this.rules.turn, m.ready)}未被触发，失效`));
+    if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
+    if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
+  },
+  // What `name` has left of its turn, in the rules' words ('' without a turn budget).
+  left(name) {
+    if (this.rules.turn === null) return '';
+    const m = this.member(name);
+    return _rt_left_text(_rt_turn_for(this, m), m.spent);
+  },
+};
+for (const key of Object.keys(_rt_BUDGET)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_BUDGET[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- conditions and relations (fight_carried.py) ----
+// What a combatant carries from one action into later ones: which conditions it has now (its own,
+// its relations', its states'), which apply to an action, what they forbid, and how they are set,
+// used up and ended. Fight's methods, as the Python runtime's Carried mixin.
+const _rt_CARRIED = {
+  // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
+  _active(m) {
+    const rules = this.rules, out = m.conditions.slice();
+    for (const r of this.relations) {
+      const spec = rules.relation_specs.get(r[0]);
+      if (spec === undefined) continue;
+      if (spec.held && r[2] === m.name && !_rt_has_condition(m, spec.held, r[1])) out.push(new _rt_Condition(spec.held, 1, r[1], -1));
+      if (spec.holder && r[1] === m.name && !_rt_has_condition(m, spec.holder, r[2])) {
+        out.push(new _rt_Condition(spec.holder, 1, r[2], -1));
+      }
+    }
+    for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
+    const counted = out.slice();  // counted as in a state: its forbids
+    for (const c of counted) {
+      for (const s of rules.conditions.get(c.id).as_states) {
+        if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
+      }
+    }
+    return out;
+  },
+  // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;
+  // outside one, those with no scope.
+  _applying(m, procedure, byName) {
+    const out = [];
+    for (const c of this._active(m)) {
+      const spec = this.rules.conditions.get(c.id);
+      if (procedure === undefined || procedure === null || byName === undefined || byName === null) {
+        if (!_rt_scope_any(spec.applies)) out.push([c, spec]);
+      } else if (_rt_matches(spec.applies, procedure, _rt_role(byName, m.name), c.source ? _rt_role(byName, c.source) : null)) {
+        out.push([c, spec]);
+      }
+    }
+    return out;
+  },
+  // Refuse an action the actor's conditions forbid (Refused, saying which and what).
+  _refuse(m, procedure, spec, byName) {
+    for (const c of this._active(m)) {
+      const cs = this.rules.conditions.get(c.id);
+      if (_rt_scope_any(cs.applies) && !_rt_matches(cs.applies, procedure, _rt_role(byName, m.name),
+                                                    c.source ? _rt_role(byName, c.source) : null)) continue;
+      const what = _rt_forbidding(cs, procedure, spec.action, spec.nature);
+      if (what) throw new Refused(`${m.name}处于${cs.name}状态，不能进行${what}（${spec.name}）`, {key: procedure});
+    }
+  },
+  // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
+  _set_condition(m, cid, value, source, holder, src, log) {
+    const spec = this.rules.conditions.get(cid), n = this.members.length;
+    const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
+    const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
+    let old = null;
+    for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
+    if (old !== null && spec.stack === 'add') value = old.value + value;
+    value = _rt_clamp(value, 0, spec.max_value);
+    const kept = m.conditions.filter(c => c !== old);
+    if (old === null && kept.length >= MAX_CONDITIONS) {
+      log.push(_rt_line(`${m.name}身上的条件已达上限${MAX_CONDITIONS}个，${spec.name}未生效`));
+      return m;
+    }
+    const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
+    const by = source ? `，来自${source}` : '';
+    log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
+    return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
+  },
+  // End the conditions the action used up, and those whose holder's part in it ends them.
+  _end_used(action, spec, members, log) {
+    const byName = new Map();
+    for (let i = action.roles.length - 1; i >= 0; i--) byName.set(action.roles[i][1], action.roles[i][0]);
+    const seen = [];
+    for (const rn of action.roles) if (seen.indexOf(rn[1]) < 0) seen.push(rn[1]);
+    for (const name of seen) {
+      const m = members.get(name), kept = [];
+      for (const c of m.conditions) {
+        const cs = this.rules.conditions.get(c.id);
+        let ends = action.used.some(u => u[0] === name && u[1] === c.id && u[2] === c.source);
+        for (const x of cs.ends) {
+          if (x.kind === 'acts' && _rt_matches(x.scope, action.procedure, _rt_role(byName, name),
+                                               c.source ? _rt_role(byName, c.source) : null)) {
+            ends = ends || !x.scope.when || !!action.result[x.scope.when];
+          }
+        }
+        if (ends) log.push(_rt_line(`${name}的${cs.name}结束（${spec.name}）`));
+        else kept.push(c);
+      }
+      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+    }
+  },
+  // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
+  _settle(log, before) {
+    const rules = this.rules;
+    const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
+    if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
+        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
+      return this._with({log: _rt_log_add(this._log, log)});
+    }
+    const members = this.members.slice();
+    let relations = this.relations;
+    let current = null;  // the fight as the members and relations now stand (made again after a change)
+    const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
+    for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
+      let changed = false;
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i];
+        // only a condition that a stat ends needs the stats (the same answer, without making them)
+        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
+        const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
+        const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
+        const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
+        m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
+          if (!ended || why[j] === null) return;
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
+        });
+        if (kept.length !== m.conditions.length) {
+          members[i] = _rt_member_with(m, {conditions: kept});
+          changed = true;
+          current = null;
+        }
+      }
+      const byName = new Map(members.map(m => [m.name, m]));
+      const live = [];
+      for (const rel of relations) {
+        const spec = rules.relation_specs.get(rel[0]);
+        let why = '';
+        if (spec !== undefined) {
+          const h = now();
+          const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
+          const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
+          why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
+          if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
+          const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
+          if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
+        }
+        if (why) {
+          log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));
+          changed = true;
+        } else {
+          live.push(rel);
+        }
+      }
+      if (live.length !== relations.length) current = null;
+      relations = live;
+      if (!changed) break;
+    }
+    const seen = new Set();
+    for (const rel of before.concat(this.relations)) {
+      const k = rel.join('\u0000');
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const spec = rules.relation_specs.get(rel[0]);
+      if (spec === undefined || relations.some(r => r.join('\u0000') === k)) continue;
+      for (let i = 0; i < members.length; i++) {  // what the relation gave ends with it
+        const m = members[i];
+        const other = m.name === rel[2] ? rel[1] : m.name === rel[1] ? rel[2] : '';
+        const ids = m.name === rel[2] ? spec.clears.concat([spec.held]) : m.name === rel[1] ? [spec.holder] : [];
+        const kept = m.conditions.filter(c => !(c.source === other && ids.indexOf(c.id) >= 0));
+        for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        members[i] = _rt_member_with(m, {conditions: kept});
+      }
+    }
+    return this._with({members: members, relations: relations, log: _rt_log_add(this._log, log)});
+  }
+};
+for (const key of Object.keys(_rt_CARRIED)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_CARRIED[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+Object.freeze(Fight.prototype);
+
+// ---- conditions beyond their turn-bound expiry (fight_events.py) ----
+// `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
+// what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
+// (`turn_pools:`, read by the turn budget).
+const _rt_ANY_TRACK = 'any_track';
+// What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
+function _rt_taken(rules, spec, before, after) {
+  for (const x of spec.ends) {
+    if (x.kind !== 'takes') continue;
+    if (rules.counters.has(x.stat)) {
+      const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
+      if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
+      continue;
+    }
+    for (const tp of after.points) {
+      const gained = tp[1] - _rt_get(before.points, tp[0]);
+      if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
+        return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
+      }
+    }
+  }
+  return '';
+}
+// End, in `members` (a Map: the action's result so far), each condition its holder held before
+// the action (not one the action set) whose holder took what ends it.
+function _rt_end_on_taking(rules, before, members, log) {
+  const old = new Map(before.map(m => [m.name, m]));
+  for (const [name, m] of members) {
+    if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
+    const held = old.get(name).conditions;
+    const kept = [];
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const was = held.some(d => d.id === c.id && d.source === c.source);
+      const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
+      if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
+      else kept.push(c);
+    }
+    if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+  }
+}
+// The states `m` is in now: its own and those its conditions count it as being in.
+function _rt_states_of(fight, m) {
+  const out = new Set(m.states);
+  for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
+  return out;
+}
+// Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
+// ('' for a stat, the state's name).
+function _rt_settled(rules, spec, stats, states) {
+  for (const x of spec.ends) {
+    if (x.kind === 'stat' && stats[x.stat] === true) return '';
+    if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
+  }
+  return null;
+}
+// Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
+// Whether anything followed.
+function _rt_follow_lapsed(fight, members, lapsed, log) {
+  const rules = fight.rules;
+  let followed = false;
+  for (const ic of lapsed) {
+    const i = ic[0];
+    for (const kv of rules.conditions.get(ic[1].id).then) {
+      const m = members[i];
+      if (kv[0] === 'condition') {
+        members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
+      } else if (m.states.indexOf(kv[1]) < 0) {
+        members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
+        log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
+      }
+      followed = true;
+    }
+  }
+  return followed;
+}
+const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
+// `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
+// within 0 and the pool's most.
+function _rt_turn_from_stats(fight, m, turn) {
+  const stats = fight._effective(m);
+  const pools = turn.pools.map(p => (!p.stat ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
+  return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
+}
+// What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
+// it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
+function _rt_turn_for(fight, m) {
+  let turn = fight.rules.turn;
+  if (turn === null) return turn;
+  if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
+  if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+  const low = new Map();
+  for (const c of fight._active(m)) {
+    for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
+      low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
+    }
+  }
+  if (!low.size) return turn;
+  const pools = turn.pools.map(p => (!low.has(p.id) ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
+  const key = pools.map(p => p.per_turn).join(',');
+  if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
+  const known = _rt_SHORT_TURNS.get(turn);
+  if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
+  return known.get(key);
+}
+
+// ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
+// How many identical actions until an outcome's running total reaches a threshold, as an
+// absorbing chain over the total; the sums run in the same order as the Python runtime's, so the
+// odds agree to the last few bits. Bounded by MAX_THRESHOLD, MAX_ATTACKS and MAX_CHAIN_WORK.
+const MAX_ATTACKS = 10000;
+const MAX_THRESHOLD = 100000;
+const MAX_CHAIN_WORK = 2000000;
+const _rt_CHAIN_OVERHEAD = 16;
+
+// The distribution of the number of actions until a running total reaches a threshold.
+class UntilOdds {
+  constructor(probabilities, tail, threshold) {
+    this.probabilities = Object.freeze(probabilities); this.tail = tail; this.threshold = threshold;
+    Object.freeze(this);
+  }
+  // The mean number of actions, counting the tail as reached at the cut-off.
+  get expected() {
+    let s = 0;
+    for (let k = 0; k < this.probabilities.length; k++) s += (k + 1) * this.probabilities[k];
+    return s + (this.probabilities.length + 1) * this.tail;
+  }
+  at_most(n) {
+    let s = 0;
+    for (let k = 0; k < Math.min(Math.max(0, n), this.probabilities.length); k++) s += this.probabilities[k];
+    return s;
+  }
+  get median() {
+    let total = 0;
+    for (let k = 0; k < this.probabilities.length; k++) {
+      total += this.probabilities[k];
+      if (total >= 0.5) return k + 1;
+    }
+    return this.probabilities.length + 1;
+  }
+  toDict() {
+    return {probabilities: this.probabilities.slice(), tail: this.tail, threshold: this.threshold,
+            expected: this.expected, median: this.median};
+  }
+  toJSON() { return this.toDict(); }
+}
+function _rt_is_int(v) { return typeof v === 'number' && Number.isInteger(v); }
+function _rt_chain_check(threshold, maxAttacks) {
+  if (!_rt_is_int(threshold) || threshold < 1 || threshold > MAX_THRESHOLD) {
+    throw new OutOfBounds(`阈值必须是1至${MAX_THRESHOLD}的整数`, {key: 'threshold'});
+  }
+  if (!_rt_is_int(maxAttacks) || maxAttacks < 1 || maxAttacks > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多攻击次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_attacks'});
+  }
+}
+function _rt_too_much(work) {
+  return new OutOfBounds(`阈值×结果种数×攻击次数的计算量${work}超过${MAX_CHAIN_WORK}：请降低阈值或最多攻击次数`,
+                         {key: 'threshold'});
+}
+// A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
+function _rt_chain_row(gains) {
+  const values = [], probs = [];
+  let stay = 0.0;
+  for (const vp of gains.entries()) {
+    const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
+    if (chance <= 0.0) continue;
+    if (gained === 0) stay += chance;
+    else { values.push(gained); probs.push(chance); }
+  }
+  return [values, probs, stay];
+}
+function _rt_as_map(marginal) {
+  if (marginal instanceof Map) return marginal;
+  if (_rt_is_mapping(marginal)) return new Map(Object.keys(marginal).map(k => [Number(k), marginal[k]]));
+  throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+}
+// Exactly: the number of independent actions, each adding a value drawn from `marginal` (a Map
+// value -> probability), until the running total reaches `threshold`.
+function attacks_until(marginal, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  marginal = _rt_as_map(marginal);
+  for (const v of marginal.keys()) if (!_rt_is_int(v) || v < 0) throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+  _rt_chain_check(threshold, maxAttacks);
+  return _rt_chain([[0, threshold, _rt_chain_row(marginal)]], threshold, maxAttacks,
+                   negligible === undefined ? 1e-15 : negligible);
+}
+// attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
+// total that returns the same Map object as the one before shares its step).
+function chain_until(gains, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  _rt_chain_check(threshold, maxAttacks);
+  if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
+  const rows = new Map(), runs = [];
+  for (let total = 0; total < threshold; total++) {
+    const g = gains(total);
+    let row = rows.get(g);
+    if (row === undefined) { row = _rt_chain_row(g); rows.set(g, row); }
+    if (runs.length && runs[runs.length - 1][2] === row) runs[runs.length - 1][1] = total + 1;
+    else runs.push([total, total + 1, row]);
+  }
+  return _rt_chain(runs, threshold, maxAttacks, negligible === undefined ? 1e-15 : negligible);
+}
+function _rt_chain(runs, threshold, maxAttacks, negligible) {
+  let per = 0;
+  for (const run of runs) per += (run[2][0].length + 1) * (run[1] - run[0] + _rt_CHAIN_OVERHEAD);
+  const work = maxAttacks * per;
+  if (work > MAX_CHAIN_WORK) throw _rt_too_much(work);
+  let top = 0;
+  for (const run of runs) for (const v of run[2][0]) if (v > top) top = v;
+  let dist = new Array(threshold).fill(0.0);
+  dist[0] = 1.0;
+  let hi = 0, alive = 1.0;
+  const out = [];
+  for (let step = 0; step < maxAttacks; step++) {
+    const nxt = new Array(threshold).fill(0.0);
+    let absorbed = 0.0, moved = false, fresh = 0;
+    for (const run of runs) {
+      const start = run[0];
+      if (start > hi) break;
+      const stop = Math.min(run[1], hi + 1), values = run[2][0], probs = run[2][1], stay = run[2][2];
+      const n = stop - start;
+      if (stay && start >= fresh) {
+        for (let i = 0; i < n; i++) nxt[start + i] = stay * dist[start + i];
+      } else if (stay) {
+        for (let i = 0; i < n; i++) nxt[start + i] = nxt[start + i] + stay * dist[start + i];
+      }
+      fresh = stop + top;
+      for (let j = 0; j < values.length; j++) {
+        const p = probs[j], at = start + values[j];
+        moved = true;
+        const inside = threshold - at;  // how many of the run's totals stay below the threshold
+        for (let i = 0; i < Math.min(n, inside); i++) nxt[at + i] = nxt[at + i] + p * dist[start + i];
+        if (inside < n) {
+          let s = 0;
+          for (let i = Math.max(0, inside); i < n; i++) s += dist[start + i];
+          absorbed += p * s;
+        }
+      }
+    }
+    if (!moved) {
+      for (let k = step; k < maxAttacks; k++) out.push(0.0);
+      break;
+    }
+    out.push(absorbed);
+    dist = nxt;
+    hi = Math.min(threshold - 1, hi + top);
+    alive = 0;
+    for (const x of dist) alive += x;
+    if (alive < negligible) break;
+  }
+  return new UntilOdds(out, Math.max(0.0, alive), threshold);
+}
+// The exact mean number of actions until the running total reaches `threshold` (null when the
+// total can never grow).
+function expected_attacks(marginal, threshold) {
+  marginal = _rt_as_map(marginal);
+  _rt_chain_check(threshold, 1);
+  let stay = 0;
+  const steps = [];
+  for (const vp of marginal.entries()) {
+    if (vp[0] <= 0) stay += vp[1];
+    else if (vp[1] > 0) steps.push([Math.trunc(vp[0]), Number(vp[1])]);
+  }
+  if (threshold * Math.max(1, steps.length) > MAX_CHAIN_WORK) {
+    throw new OutOfBounds(`阈值×结果种数超过${MAX_CHAIN_WORK}`, {key: 'threshold'});
+  }
+  if (!steps.length || stay >= 1.0) return null;
+  let top = 0;
+  for (const s of steps) if (s[0] > top) top = s[0];
+  const e = new Array(threshold + top).fill(0.0), scale = 1.0 - stay;
+  for (let t = threshold - 1; t >= 0; t--) {
+    let s = 0;
+    for (const vp of steps) s += vp[1] * e[t + vp[0]];
+    e[t] = (1.0 + s) / scale;
+  }
+  return e[0];
+}
+// attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
+function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
+  _rt_chain_check(threshold, maxAttacks);
+  if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
+  const result = odds();
+  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
+  const marginal = result.marginal(field);
+  for (const v of marginal.keys()) {
+    if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
+  }
+  return attacks_until(marginal, threshold, maxAttacks);
+}
+// The package's `until(procedure, field, threshold, ...args, options)`: args and options as
+// `<procedure>_odds` takes them, plus max_attacks (default 200) in the options.
+function _rt_until(rules, procedure, field, threshold, args) {
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
+  args = args.slice();
+  const last = args.length ? args[args.length - 1] : undefined;
+  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const kw = Object.create(null);
+  const positional = spec.positional;
+  for (let i = 0; i < args.length; i++) {
+    if (i < positional.length) kw[positional[i]] = args[i];
+  }
+  for (const k of Object.keys(options)) kw[k] = options[k];
+  if (args.length > positional.length) {
+    throw new OutOfBounds(`“${spec.name}”最多有${positional.length}个位置参数`, {key: 'args'});
+  }
+  return _rt_sequence_odds(() => _rt_fight_call(spec.odds, positional, kw), field, threshold, maxAttacks);
+}
+function _rt_is_plain(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
+}
+// The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
+function _rt_state_threshold(rules, creature, track, limit, m) {
+  if (rules.accumulate === null) return 0;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
+  const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
+    : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
+  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
+  let hi = 1;
+  while (!reaches(hi)) {
+    if (hi >= limit) return 0;
+    hi = Math.min(limit, hi * 2);
+  }
+  let lo = Math.floor(hi / 2);
+  while (lo + 1 < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (reaches(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+// Fight.until_state: the chain over the target's points, each total with its own odds.
+function _rt_until_state(fight, procedure, roles, target, track, options) {
+  const rules = fight.rules;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (roles instanceof Map) roles = _rt_object(roles);
+  if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
+    throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
+  }
+  const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
+  if (effect === undefined || rules.accumulate === null) {
+    throw new OutOfBounds(`“${spec.name}”不给${target}累积负面点数`, {key: procedure});
+  }
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  options = _rt_fight_options(options);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const m = fight.member(roles[target]);
+  const start = m.track_points(track);
+  const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
+  if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
+  const others = Object.create(null);
+  for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
+  const cache = new Map();
+  const gains = total => {
+    const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
+    const key = JSON.stringify(seen.toDict());
+    if (!cache.has(key)) {
+      const kw = Object.create(null);
+      kw[target] = seen;
+      for (const k of Object.keys(others)) kw[k] = others[k];
+      for (const k of Object.keys(options)) kw[k] = options[k];
+      const odds = _rt_fight_call(spec.odds, spec.positional, kw);
+      const atTrack = odds.fields.indexOf(effect.key), atPoints = odds.fields.indexOf(effect.field);
+      const dist = new Map();
+      for (const op of odds.outcomes) {
+        const gained = op[0][atTrack] === track ? Math.trunc(op[0][atPoints]) : 0;
+        dist.set(gained, (dist.has(gained) ? dist.get(gained) : 0.0) + op[1]);
+      }
+      cache.set(key, dist);
+    }
+    return cache.get(key);
+  };
+  return chain_until(gains, Math.max(1, needed - start), maxAttacks);
+}
+
+// ---- exact odds over a plan (fight_plan.py) ----
+// How many actions of an opening sequence and then a repeated cycle until a target is reached
+// (Fight.until_plan), following the whole fight state: the chain's states are fights (without their
+// logs); each action maps a state to the states its outcomes lead to, by the procedure's exact odds
+// with the stats and options the fight supplies in that state (Fight._prepare) and Fight.apply of
+// each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
+const MAX_PLAN_STEPS = 100;
+const MAX_PLAN_STATES = 20000;
+const MAX_PLAN_WORK = 300000;
+const _rt_MAX_PLAN_OPTIONS = 50;
+const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
+const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
+const _rt_KIND_NAMES = {condition: '条件', state: '状态', counter: '计数', points: '累积槽'};
+
+function _rt_cut20(value) { return Array.from(String(value)).slice(0, 20).join(''); }
+function _rt_plan_step(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || Object.keys(raw).some(k => _rt_PLAN_KEYS.indexOf(k) < 0) || !_rt_has(raw, 'procedure')) {
+    throw new OutOfBounds('计划的每一步是 {procedure, roles, options, end_turn} 的映射', {key: 'plan'});
+  }
+  const procedure = raw.procedure;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
+  if (!spec.odds) throw new OutOfBounds(`“${spec.name}”没有精确概率，不能用于计划`, {key: procedure});
+  const roles = _rt_get_or(raw, 'roles', null);
+  const given = _rt_is_mapping(roles) ? Object.keys(roles) : null;
+  if (given === null || given.length !== spec.roles.length || given.some(r => spec.roles.indexOf(r) < 0)) {
+    throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
+  }
+  for (const r of given) {
+    const name = roles[r];
+    if (typeof name !== 'string' || names.indexOf(name) < 0) {
+      throw new OutOfBounds(`战斗中没有“${name}”`, {key: _rt_cut20(name)});
+    }
+  }
+  const options = _rt_get_or(raw, 'options', null) || {};
+  if (!_rt_is_mapping(options) || Object.keys(options).length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds('选项应为映射', {key: 'options'});
+  }
+  for (const key of Object.keys(options)) {
+    if (!spec.params.has(key)) throw new OutOfBounds(`“${spec.name}”没有选项“${_rt_cut20(key)}”`, {key: _rt_cut20(key)});
+    const v = options[key];
+    if (v !== null && typeof v !== 'boolean' && typeof v !== 'number' && typeof v !== 'string') {
+      throw new OutOfBounds(`选项“${spec.params.get(key)}”应为数、真假或文字`, {key: key});
+    }
+  }
+  const endTurn = _rt_get_or(raw, 'end_turn', false);
+  if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
+  const opts = Object.create(null);
+  for (const key of Object.keys(options)) opts[key] = options[key];
+  return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
+                        end_turn: endTurn});
+}
+// [opening, cycle] of a plan: {opening: [step, ...], cycle: [step, ...]} (the cycle not empty) or a list of steps.
+function _rt_read_plan(rules, names, plan) {
+  let opening, cycle;
+  if (Array.isArray(plan)) {
+    opening = []; cycle = plan;
+  } else if (_rt_is_mapping(plan) && Object.keys(plan).every(k => k === 'opening' || k === 'cycle')
+             && _rt_has(plan, 'cycle')) {
+    opening = _rt_get_or(plan, 'opening', null) || []; cycle = plan.cycle;
+  } else {
+    throw new OutOfBounds('计划应为 {opening: [...], cycle: [...]}，或一列步骤', {key: 'plan'});
+  }
+  if (!Array.isArray(opening) || !Array.isArray(cycle) || !cycle.length) {
+    throw new OutOfBounds('计划的循环部分至少要有一步', {key: 'plan'});
+  }
+  if (opening.length + cycle.length > MAX_PLAN_STEPS) throw new OutOfBounds(`计划最多${MAX_PLAN_STEPS}步`, {key: 'plan'});
+  return [opening.map(s => _rt_plan_step(rules, names, s)), cycle.map(s => _rt_plan_step(rules, names, s))];
+}
+function _rt_plan_target(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || !_rt_has(raw, 'who')) {
+    throw new OutOfBounds('目标应为 {who, condition | state | counter | points, at_least} 的映射', {key: 'target'});
+  }
+  const kinds = _rt_TARGET_KINDS.filter(k => _rt_has(raw, k));
+  const allowed = ['who', 'at_least'].concat(_rt_TARGET_KINDS);
+  if (kinds.length !== 1 || Object.keys(raw).some(k => allowed.indexOf(k) < 0)) {
+    throw new OutOfBounds('目标要且只要给出 condition、state、counter、points 之一', {key: 'target'});
+  }
+  const who = raw.who, kind = kinds[0], key = raw[kind];
+  if (typeof who !== 'string' || names.indexOf(who) < 0) throw new OutOfBounds(`战斗中没有“${_rt_cut20(who)}”`, {key: 'who'});
+  const known = {condition: rules.conditions, state: rules.state_names, counter: rules.counters, points: rules.tracks}[kind];
+  if (typeof key !== 'string' || !known.has(key)) throw new OutOfBounds(`没有这个${_rt_KIND_NAMES[kind]}`, {key: kind});
+  const atLeast = _rt_get_or(raw, 'at_least', 1);
+  if (kind === 'counter' || kind === 'points') {
+    if (!_rt_is_int(atLeast) || atLeast < 1 || atLeast > MAX_VALUE) {
+      throw new OutOfBounds(`at_least 必须是1至${MAX_VALUE}的整数`, {key: 'at_least'});
+    }
+  } else if (_rt_has(raw, 'at_least')) {
+    throw new OutOfBounds('at_least 只用于 counter 与 points', {key: 'at_least'});
+  }
+  return Object.freeze({who: who, kind: kind, key: key, at_least: atLeast});
+}
+// One target or a list of them (reaching any is reaching the target).
+function _rt_read_targets(rules, names, target) {
+  const raw = Array.isArray(target) ? target.slice() : [target];
+  if (raw.length < 1 || raw.length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds(`目标应有1至${_rt_MAX_PLAN_OPTIONS}个`, {key: 'target'});
+  }
+  return raw.map(t => _rt_plan_target(rules, names, t));
+}
+function _rt_reached(fight, targets) {
+  for (const t of targets) {
+    const m = fight.member(t.who);
+    if (t.kind === 'state' && m.states.indexOf(t.key) >= 0) return true;
+    if (t.kind === 'condition' && fight._active(m).some(c => c.id === t.key)) return true;
+    if (t.kind === 'counter' && m.counter(t.key) >= t.at_least) return true;
+    if (t.kind === 'points' && m.track_points(t.key) >= t.at_least) return true;
+  }
+  return false;
+}
+// What tells two states of one chain apart (the combatants' base stats never change).
+function _rt_plan_key(fight) {
+  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
+                                                  m.lowered]),
+                         fight.turn, fight.relations]);
+}
+// `fight` with the counted total set aside (its counter at 0).
+function _rt_plan_zero(fight, counted) {
+  return fight._with({members: fight.members.map(m => (m.name === counted.who
+    ? _rt_member_with(m, {counters: m.counters.filter(kv => kv[0] !== counted.key)}) : m))});
+}
+// The fight after the step: without its log, at the actor's next turn when the step ends the turn,
+// its turn counted from the start of the round (every expiry moved with it).
+function _rt_plan_end(fight, step) {
+  if (step.end_turn) {
+    const spec = fight.rules.actions.get(step.procedure);
+    const actor = step.roles[spec.subject][1];
+    for (let i = 0; i < fight.members.length; i++) {
+      fight = fight.next_turn();
+      if (fight.actor === actor) break;
+    }
+  }
+  const n = fight.members.length, shift = Math.floor(fight.turn / n) * n;
+  if (!shift) return fight._with({log: []});
+  const members = fight.members.map(m => _rt_member_with(m, {
+    modifiers: m.modifiers.map(x => (x.expires >= 0 ? new _rt_Modifier(x.stat, x.delta, x.expires - shift, x.source) : x)),
+    conditions: m.conditions.map(c => (c.expires >= 0 ? new _rt_Condition(c.id, c.value, c.source, c.expires - shift) : c)),
+  }));
+  return fight._with({members: members, turn: fight.turn - shift, log: []});
+}
+// The outcome fields of an action of `spec` that Fight.apply reads: its effects' amounts, gates and
+// tracks, the gates of the conditions an action ends, and the kind of action it spends.
+function _rt_fields_read(rules, spec) {
+  const read = [];
+  for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) read.push(x.scope.when);
+  if (spec.action_from) read.push(spec.action_from);  // the kind of action it spends
+  for (const pf of spec.costs) read.push(pf[1]);  // what it spends of the turn's pools
+  for (const e of spec.effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
+  return read.filter((f, i) => read.indexOf(f) === i);
+}
+// The steps of one until_plan call: each state's successors at each place in the plan, and each
+// procedure's odds for the arguments a state gives it, computed once.
+class _rt_PlanChain {
+  constructor(rules, counted) {
+    this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  step(fight, key, place, step) {
+    const cacheKey = key + '\u0000' + place;
+    const kept = this.steps.get(cacheKey);
+    if (kept !== undefined) return kept;
+    const merged = new Map();
+    let prepared = null;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+    }
+    if (prepared === null) {
+      this._add(merged, _rt_plan_end(fight, step), 1.0);
+    } else {
+      const outcomes = this._outcomes(step.procedure, prepared[0], prepared[1]);
+      if (this.work + outcomes.length > MAX_PLAN_WORK) {
+        throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_WORK}次结算：请减少最多行动次数`);
+      }
+      this.work += outcomes.length;
+      for (const oq of outcomes) {
+        let plan = prepared[4];
+        if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
+          try {
+            plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
+          } catch (err) {
+            if (!(err instanceof Refused)) throw err;
+            this._add(merged, _rt_plan_end(fight, step), oq[1]);
+            continue;
+          }
+        }
+        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
+        this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
+      }
+    }
+    const out = Array.from(merged.values()).map(v => [v[0], v[1], v[2], v[3]]);
+    this.steps.set(cacheKey, out);
     return out;
   }
-  // (resources, lowered) of a stored member, each checked (fight_state.py _resources).
-  function _rt_read_resources(rules, m, base) {
-    const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
-    const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
-    if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
-    const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
-                              Math.max(1, rules.lowered_max));
-    return [resources, lowered];
+  _add(merged, after, q) {
+    let delta = 0;
+    if (this.counted !== null) {
+      delta = after.member(this.counted.who).counter(this.counted.key);
+      if (delta) after = _rt_plan_zero(after, this.counted);
+    }
+    const key = _rt_plan_key(after), k2 = key + '\u0000' + delta;
+    const have = merged.get(k2);
+    merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
   }
+  // What one action adds to the counted total when it leaves the state as it was but for that
+  // total (told without applying it, plain_gains, else from its applied outcomes), so that the
+  // chain is the plain one over the total; null when some outcome changes the state or lowers it.
+  cycle_gains(fight, step) {
+    const plain = this.plain_gains(fight, step);
+    if (plain !== null) return plain;
+    const key = _rt_plan_key(fight), steps = this.step(fight, key, 0, step);
+    if (!steps.every(s => s[1] === key && s[2] >= 0)) return null;
+    const gains = new Map();
+    for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+    return gains;
+  }
+  // What one action adds to the counted total, when it can be told without applying it: nobody
+  // carries anything (no modifier, state, condition, points, relation, turn budget) and every
+  // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
+  // was and the chain is the plain one. null when that cannot be told this way.
+  plain_gains(fight, step) {
+    const counted = this.counted;
+    if (counted === null || fight.relations.length || fight.rules.turn !== null) return null;
+    if (fight.members.some(m => m.modifiers.length || m.states.length || m.conditions.length || m.points.length)) return null;
+    let prepared;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (err instanceof Refused) return null;
+      throw err;
+    }
+    if (prepared[4] !== null && prepared[4] !== undefined) return null;
+    const spec = prepared[0], roles = new Map(step.roles), gains = new Map();
+    for (const oq of this._outcomes(step.procedure, spec, prepared[1])) {
+      const outcome = oq[0];
+      let delta = 0;
+      for (const e of spec.effects) {
+        if (e.when && !outcome[e.when]) continue;
+        const amount = e.field ? Math.trunc(Number(outcome[e.field])) * e.sign : 0;
+        if (e.kind === 'counter' && e.key === counted.key && roles.get(e.role) === counted.who) delta += amount;
+        else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
+        else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
+        else if (e.kind === 'clear') continue;  // nobody has a condition to clear
+        else if ((e.kind === 'resource' || e.kind === 'capacity') && _rt_resource_spent(e, outcome) === 0) continue;
+        else return null;
+      }
+      if (delta < 0) return null;
+      gains.set(delta, (gains.has(delta) ? gains.get(delta) : 0.0) + oq[1]);
+    }
+    return gains;
+  }
+  _outcomes(procedure, spec, kwargs) {
+    let cacheKey = null;
+    try {
+      cacheKey = JSON.stringify([procedure, Object.keys(kwargs).sort().map(k => [k, kwargs[k]])]);
+    } catch (err) {
+      cacheKey = null;
+    }
+    if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
+    _rt_check_call(spec, procedure, kwargs);
+    const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
+    if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
+    const fields = odds.fields, wanted = this.read.get(procedure);
+    const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
+    const grouped = new Map();
+    for (const op of odds.outcomes) {
+      if (op[1] <= 0.0) continue;
+      const projected = at.map(i => op[0][i]), k = JSON.stringify(projected);
+      const have = grouped.get(k);
+      if (have === undefined) grouped.set(k, [projected, op[1]]);
+      else have[1] += op[1];
+    }
+    const out = Array.from(grouped.values()).map(vp => {
+      const outcome = {};
+      read.forEach((f, i) => { outcome[f] = vp[0][i]; });
+      return [Object.freeze(outcome), vp[1]];
+    });
+    if (cacheKey !== null) this.odds.set(cacheKey, out);
+    return out;
+  }
+}
+function _rt_until_plan(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions', 'negligible']);
+  const maxActions = options.max_actions === undefined ? 200 : options.max_actions;
+  const negligible = options.negligible === undefined ? 1e-15 : options.negligible;
+  if (!_rt_is_int(maxActions) || maxActions < 1 || maxActions > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多行动次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_actions'});
+  }
+  if (_rt_reached(fight, targets)) throw new OutOfBounds('战斗已经达到这个目标', {key: 'target'});
+  // A lone counter target is carried beside the state rather than in it (counters feed no stat).
+  const counted = targets.length === 1 && targets[0].kind === 'counter' ? targets[0] : null;
+  let start = fight._with({log: []}), total0 = 0;
+  if (counted !== null) {
+    total0 = start.member(counted.who).counter(counted.key);
+    start = _rt_plan_zero(start, counted);
+  }
+  let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
+  const chain = new _rt_PlanChain(rules, counted), out = [];
+  if (counted !== null && !opening.length && cycle.length === 1) {
+    // one action again and again that leaves the state as it was (but for the total): the plain
+    // chain over the total (attacks_until)
+    const gains = chain.cycle_gains(start, cycle[0]);
+    if (gains !== null) {
+      const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
+      return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
+    }
+  }
+  let alive = 1.0;
+  for (let k = 0; k < maxActions; k++) {
+    const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;
+    const step = place < opening.length ? opening[place] : cycle[place - opening.length];
+    const nxt = new Map();
+    let absorbed = 0.0;
+    for (const kv of dist.entries()) {
+      const totals = kv[1][1];
+      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+        const after = next[0], key = next[1], delta = next[2], q = next[3];
+        if (counted === null && _rt_reached(after, targets)) {
+          let s = 0;
+          for (const p of totals.values()) s += p;
+          absorbed += q * s;
+          continue;
+        }
+        let have = nxt.get(key);
+        if (have === undefined) { have = [after, new Map()]; nxt.set(key, have); }
+        const into = have[1];
+        for (const tp of totals.entries()) {
+          const total = tp[0] + delta;
+          if (counted !== null && total >= counted.at_least) absorbed += tp[1] * q;
+          else into.set(total, (into.has(total) ? into.get(total) : 0.0) + tp[1] * q);
+        }
+      }
+    }
+    let live = 0;
+    for (const v of nxt.values()) live += v[1].size;
+    if (live > MAX_PLAN_STATES) {
+      throw new LimitExceeded(`计划的战斗状态有${live}种，超过上限${MAX_PLAN_STATES}：请减少最多行动次数`);
+    }
+    out.push(absorbed);
+    dist = new Map(Array.from(nxt.entries()).filter(kv => kv[1][1].size > 0));
+    alive = 0;
+    for (const v of dist.values()) for (const p of v[1].values()) alive += p;
+    if (alive < negligible) break;
+  }
+  return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+}
+// The exact mean number of actions of `plan` until `target` (Fight.expected_until): solved for the
+// mean where one action repeated leaves the state as it was (expected_attacks, no cut-off), else
+// from until_plan's distribution; null when the target may never be reached, or not within
+// max_actions (more than 1e-9 of the chance left).
+function _rt_expected_until(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions']);
+  const maxActions = options.max_actions === undefined ? 1000 : options.max_actions;
+  if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
+    const counted = targets[0];
+    const start = _rt_plan_zero(fight._with({log: []}), counted);
+    const gains = new _rt_PlanChain(rules, counted).cycle_gains(start, cycle[0]);
+    const need = counted.at_least - fight.member(counted.who).counter(counted.key);
+    if (gains !== null && need >= 1) return expected_attacks(gains, need);
+  }
+  const odds = _rt_until_plan(fight, plan, target, {max_actions: maxActions});
+  return odds.tail <= 1e-9 ? odds.expected : null;
+}
 
-  const VERSION = "1.0.0";
-  const RULES_VERSION = "1.0.0";
+// ---- resources and lowered capacities (fight_resources.py) ----
+// A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
+// number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
+// track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
+function _rt_resource_top(spec, base) {
+  return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
+}
+// What `m` has left of resource `rid`: what it changed to, else its starting amount.
+function _rt_resource_amount(rules, m, rid) {
+  for (const kv of m.resources) if (kv[0] === rid) return kv[1];
+  const spec = rules.resources.get(rid);
+  const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
+  return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
+}
+// The stats the procedures read as what is left, set to it (within each stat's range).
+function _rt_resource_reflect(rules, m, values) {
+  for (const kv of m.resources) {
+    const spec = rules.resources.get(kv[0]);
+    if (spec !== undefined && spec.stat) {
+      const nlh = rules.stats.get(spec.stat);
+      values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+    }
+  }
+}
+// The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
+function _rt_capacity_kw(rules, m, track, options) {
+  const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
+  if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
+  return options;
+}
+function _rt_resource_spent(e, result) {
+  return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
+}
+function _rt_resource_refusal(rules, m, rid, wanted, what) {
+  const spec = rules.resources.get(rid);
+  return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
+                     {key: 'resource'});
+}
+// What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
+// spends more than its holder has left.
+function _rt_refuse_spends(fight, spec, roles, result, applied) {
+  const wanted = new Map();
+  for (const e of spec.effects) {
+    if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
+      const key = roles[e.role] + '\u0000' + e.key;
+      wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+    }
+  }
+  for (const kv of wanted) {
+    const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
+    const left = _rt_resource_amount(fight.rules, m, parts[1]);
+    if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
+    if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
+  }
+}
+// The options the fight gives a procedure that reads a track's points and capacity loss.
+function _rt_track_inputs(rules, procedure, m, options) {
+  const inputs = rules.track_inputs.get(procedure), out = [];
+  if (inputs === undefined) return out;
+  let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
+  if (track !== null && typeof track === 'object') track = track.id;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
+  if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
+  if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
+  return out;
+}
+// `m` after a resource or capacity effect of an action named `what` (a sentence each).
+function _rt_resource_effect(fight, m, e, result, what, log) {
+  const rules = fight.rules;
+  if (e.kind === 'capacity') {
+    const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
+    if (!n || !rules.tracks.has(track)) return m;
+    const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
+    if (loss === before) return m;
+    log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
+    return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
+  }
+  const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
+  if (!n) return m;
+  const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
+  if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
+  const after = e.sign < 0 ? before - n : Math.min(most, before + n);
+  const full = e.sign > 0 && before + n >= most ? '，已满' : '';
+  log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
+  m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
+  if (spec.on_empty && spec.knocks) {
+    const names = fight.members.map(x => x.name);
+    const has = m.conditions.some(c => c.id === spec.on_empty);
+    const spared = !!(e.other && result[e.other]);
+    if (after === 0 && before > 0 && !has && !spared) {
+      log.push(_rt_line(`${m.name}的${spec.name}已空`));
+      m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
+    } else if (after > 0 && has && spec.lifts) {
+      m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
+      log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+    }
+  }
+  return m;
+}
+// What `m` has left of each resource and each lowered capacity, for status.
+function _rt_resources_shown(rules, m) {
+  const out = [];
+  for (const kv of rules.resources) {
+    const left = _rt_resource_amount(rules, m, kv[0]);
+    if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+  }
+  for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+  return out;
+}
+// (resources, lowered) of a stored member, each checked (fight_state.py _resources).
+function _rt_read_resources(rules, m, base) {
+  const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
+  const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
+  if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
+  const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
+                            Math.max(1, rules.lowered_max));
+  return [resources, lowered];
+}
 
-  // ---- rulings in force (56): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
-  const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
-  const _R_SPEED_PER_POINT = 1;  // R2 高速对基础防御的折算
-  const _R_ARMOR_PIERCING_DIVISOR = 2;  // R2 破甲折算除数
-  const _R_ZEROED_COMPONENT_LOSES_EXTRAS = true;  // R3 防御归零失去附加成功
-  const _R_RANGE_PENALTY_PER_INCREMENT = 2;  // R7 射程减值
-  const _R_STRENGTH_PENALTY_PER_POINT = 2;  // R8 力量不足减值
-  const _R_TWO_HANDS_REQUIREMENT_CHANGE = 1;  // R8 双手持用单手武器
-  const _R_UNDER_STRENGTH_RANGE_PENALTY = 2;  // R9 力量不足的额外射程减值
-  const _R_FIREARM_POINT_BLANK_RANGE = 5;  // R10 枪械贴身距离
-  const _R_POWER_ATTACK_BONUS = 2;  // R11 全力一击加值
-  const _R_POWER_ATTACK_DEFENSE_PENALTY = 2;  // R11 全力一击防御减值
-  const _R_CHARGE_MAX_SPEED_MULTIPLE = 2;  // 冲锋距离上限（移动速度倍数）
-  const _R_CHARGE_BONUS_PER_METER = 1;  // R11 冲锋每米加值
-  const _R_CALLED_SHOT_DODGE_BONUS = true;  // R13 特定部位攻击的闪避加值
-  const _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS = true;  // R14 致命攻击仍扣除防御附加成功
-  const _R_PARRY_DIVISOR = 2;  // R15 格挡折算除数
-  const _R_COVER_BASE = 5;  // R16 主动掩蔽基数
-  const _R_PRONE_MELEE_BONUS = 2;  // R17 近战攻击倒地目标加值
-  const _R_PRONE_RANGED_COVER = 2;  // R17 倒地对远程的掩蔽加值
-  const _R_PRONE_AREA_SUCCESS_PENALTY = 1;  // R17 倒地回避范围伤害减值
-  const _R_AIM_BONUS_PER_ROUND = 1;  // R18 瞄准每轮加值
-  const _R_AIM_MAX_BONUS = 3;  // R18 瞄准加值上限
-  const _R_AIM_MAX_INCREMENTS = 3;  // R18 瞄准距离上限
-  const _R_WILLPOWER_CHECK_BONUS = 3;  // R19 意志力检定加值
-  const _R_WILLPOWER_DEFENSE_BONUS = 2;  // R19 意志力防御加值
-  const _R_WILLPOWER_MOVE_BONUS = 10;  // R19 意志力移动加值
-  const _R_WILLPOWER_EMPTY_KNOCKOUT = false;  // 意志力池为空时昏迷
-  const _R_BULL_RUSH_METERS_PER_NET = 3;  // R20 冲撞击退
-  const _R_BULL_RUSH_RETURN_PENALTY = 2;  // R20 反冲撞减值
-  const _R_FEINT_MAX_PARRY_PENALTY = 3;  // R21 虚招格挡减值上限
-  const _R_TRIP_BONUS_PER_LEG_PAIR = 2;  // R22 多腿绊摔加值
-  const _R_GRAPPLE_SHOT_PENALTY_PER_PERSON = 1;  // 射击擒抱中目标的减值
-  const _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT = 2;  // 抵消擒抱射击减值所需能力点数
-  const _R_BOMBARD_SAVE_SIZE_LIMIT = 10;  // 炮击以豁免对抗的体积上限
-  const _R_CLING_SIZE_DIVISOR = 4;  // 攀附体积比例
-  const _R_FULL_COVER_SIZE_MULTIPLE = 2;  // 完全掩蔽的体积倍数
-  const _R_GRAPPLE_ITEM_SIZE_GAP = 3;  // 擒抱时手持物品的体积差
-  const _R_PIN_ESCAPES_NEEDED = 2;  // 摆脱压制所需成功次数
-  const _R_OVERRUN_SIZE_MULTIPLE = 2;  // 可闯越的体积倍数
-  const _R_SUNDER_TWO_HANDS_BONUS = 4;  // 击破对抗双手加值
-  const _R_SUNDER_NOT_STRENGTH_PENALTY = 4;  // 击破对抗非力量操纵减值
-  const _R_TOUCH_COUNTS_ATTACK_EXTRAS = true;  // 擒抱接触计入攻击附加成功
-  const _R_GRAPPLE_CONTEST_ATTACK_EXTRAS = false;  // 擒抱对抗与压制计入攻击附加成功
-  const _R_VEHICLE_RANGE_MULTIPLIER = 5;  // 载具武器射程倍数
-  const _R_RESOURCE_ATTACK_RANGE_MULTIPLIER = 5;  // 其他攻击形式射程倍数
-  const _R_RESOURCE_ATTACK_PLACEHOLDER_POOL = true;  // 其他攻击形式使用占位检定
-  const _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE = false;  // 擒抱中攻击计入武器伤害
-  const _R_GRAPPLE_MOVE_METERS_PER_NET = 1;  // 擒抱中移动每胜出数米数
-  const _R_ACTIVE_COVER_LASTS_TURN = true;  // 主动掩蔽保持到下一回合
-  const _R_CLING_CARRY_SPEED_DIVISOR = 1;  // 带着攀附者移动的速度除数
-  const _R_PIN_MOVE_SPEED_DIVISOR = 2;  // 压制中移动的速度除数
-  const _R_BOMBARD_STRENGTH_REQUIREMENT = true;  // 炮类武器的力量要求
-  const _R_GRAPPLE_HANDS_NEEDED = 2;  // 擒抱所需手数
-  const _R_SINGLE_SHOT_EMPTIES = true;  // 单发武器射击后需要装填
-  const _R_SUNDER_HARDNESS_SUBTRACTS = true;  // 击破伤害减去硬度
-  const _R_PICK_UP_AS_DRAW = true;  // 拾起脱手的武器按拔出武器计
-  const RULINGS = Object.freeze({
-    "refuse_over_turn": _R_REFUSE_OVER_TURN, "speed_per_point": _R_SPEED_PER_POINT,
-    "armor_piercing_divisor": _R_ARMOR_PIERCING_DIVISOR,
-    "zeroed_component_loses_extras": _R_ZEROED_COMPONENT_LOSES_EXTRAS,
-    "range_penalty_per_increment": _R_RANGE_PENALTY_PER_INCREMENT,
-    "strength_penalty_per_point": _R_STRENGTH_PENALTY_PER_POINT,
-    "two_hands_requirement_change": _R_TWO_HANDS_REQUIREMENT_CHANGE,
-    "under_strength_range_penalty": _R_UNDER_STRENGTH_RANGE_PENALTY,
-    "firearm_point_blank_range": _R_FIREARM_POINT_BLANK_RANGE, "power_attack_bonus": _R_POWER_ATTACK_BONUS,
-    "power_attack_defense_penalty": _R_POWER_ATTACK_DEFENSE_PENALTY,
-    "charge_max_speed_multiple": _R_CHARGE_MAX_SPEED_MULTIPLE, "charge_bonus_per_meter": _R_CHARGE_BONUS_PER_METER,
-    "called_shot_dodge_bonus": _R_CALLED_SHOT_DODGE_BONUS,
-    "coup_de_grace_keeps_defender_extras": _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS, "parry_divisor": _R_PARRY_DIVISOR,
-    "cover_base": _R_COVER_BASE, "prone_melee_bonus": _R_PRONE_MELEE_BONUS, "prone_ranged_cover": _R_PRONE_RANGED_COVER,
-    "prone_area_success_penalty": _R_PRONE_AREA_SUCCESS_PENALTY, "aim_bonus_per_round": _R_AIM_BONUS_PER_ROUND,
-    "aim_max_bonus": _R_AIM_MAX_BONUS, "aim_max_increments": _R_AIM_MAX_INCREMENTS,
-    "willpower_check_bonus": _R_WILLPOWER_CHECK_BONUS, "willpower_defense_bonus": _R_WILLPOWER_DEFENSE_BONUS,
-    "willpower_move_bonus": _R_WILLPOWER_MOVE_BONUS, "willpower_empty_knockout": _R_WILLPOWER_EMPTY_KNOCKOUT,
-    "bull_rush_meters_per_net": _R_BULL_RUSH_METERS_PER_NET, "bull_rush_return_penalty": _R_BULL_RUSH_RETURN_PENALTY,
-    "feint_max_parry_penalty": _R_FEINT_MAX_PARRY_PENALTY, "trip_bonus_per_leg_pair": _R_TRIP_BONUS_PER_LEG_PAIR,
-    "grapple_shot_penalty_per_person": _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
-    "called_shot_reduction_per_grapple_point": _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT,
-    "bombard_save_size_limit": _R_BOMBARD_SAVE_SIZE_LIMIT, "cling_size_divisor": _R_CLING_SIZE_DIVISOR,
-    "full_cover_size_multiple": _R_FULL_COVER_SIZE_MULTIPLE, "grapple_item_size_gap": _R_GRAPPLE_ITEM_SIZE_GAP,
-    "pin_escapes_needed": _R_PIN_ESCAPES_NEEDED, "overrun_size_multiple": _R_OVERRUN_SIZE_MULTIPLE,
-    "sunder_two_hands_bonus": _R_SUNDER_TWO_HANDS_BONUS, "sunder_not_strength_penalty": _R_SUNDER_NOT_STRENGTH_PENALTY,
-    "touch_counts_attack_extras": _R_TOUCH_COUNTS_ATTACK_EXTRAS,
-    "grapple_contest_attack_extras": _R_GRAPPLE_CONTEST_ATTACK_EXTRAS,
-    "vehicle_range_multiplier": _R_VEHICLE_RANGE_MULTIPLIER,
-    "resource_attack_range_multiplier": _R_RESOURCE_ATTACK_RANGE_MULTIPLIER,
-    "resource_attack_placeholder_pool": _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
-    "grapple_attack_adds_weapon_damage": _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
-    "grapple_move_meters_per_net": _R_GRAPPLE_MOVE_METERS_PER_NET, "active_cover_lasts_turn": _R_ACTIVE_COVER_LASTS_TURN,
-    "cling_carry_speed_divisor": _R_CLING_CARRY_SPEED_DIVISOR, "pin_move_speed_divisor": _R_PIN_MOVE_SPEED_DIVISOR,
-    "bombard_strength_requirement": _R_BOMBARD_STRENGTH_REQUIREMENT, "grapple_hands_needed": _R_GRAPPLE_HANDS_NEEDED,
-    "single_shot_empties": _R_SINGLE_SHOT_EMPTIES, "sunder_hardness_subtracts": _R_SUNDER_HARDNESS_SUBTRACTS,
-    "pick_up_as_draw": _R_PICK_UP_AS_DRAW
-  });
+const VERSION = "1.0.0";
+const RULES_VERSION = "1.0.0";
 
-  // ---- error types ----
-  const UseBombard = _rt_error_class("UseBombard", "use_bombard");  // 炮击武器
-  const ResourceDefined = _rt_error_class("ResourceDefined", "resource_defined");  // 由资源决定的攻击
-  const OutOfRange = _rt_error_class("OutOfRange", "out_of_range");  // 超出射程
-  const OneHandBow = _rt_error_class("OneHandBow", "one_hand_bow");  // 弓箭无法单手使用
-  const CalledShotMultipleTargets = _rt_error_class(
-    "CalledShotMultipleTargets", "called_shot_multiple_targets"
-  );  // 特定部位攻击只能针对单一目标
-  const NotHelpless = _rt_error_class("NotHelpless", "not_helpless");  // 目标并非无助
-  const NoVitals = _rt_error_class("NoVitals", "no_vitals");  // 目标没有致命处
-  const ChargeBlocked = _rt_error_class("ChargeBlocked", "charge_blocked");  // 冲锋路径受阻
-  const ChargeTooFar = _rt_error_class("ChargeTooFar", "charge_too_far");  // 冲锋距离过长
-  const MeleeOnly = _rt_error_class("MeleeOnly", "melee_only");  // 只能用于近战攻击
-  const CannotTrip = _rt_error_class("CannotTrip", "cannot_trip");  // 不能绊摔
-  const NaturalCannotParry = _rt_error_class("NaturalCannotParry", "natural_cannot_parry");  // 天生武器不能白刃格挡
-  const ProneCannotCharge = _rt_error_class("ProneCannotCharge", "prone_cannot_charge");  // 倒地不能冲锋
-  const AimOutOfReach = _rt_error_class("AimOutOfReach", "aim_out_of_reach");  // 瞄准距离过远
-  const TooManyHandsFree = _rt_error_class("TooManyHandsFree", "too_many_hands_free");  // 擒抱需要空手
-  const OverrunTooBig = _rt_error_class("OverrunTooBig", "overrun_too_big");  // 无法闯越
-  const FeintImpossible = _rt_error_class("FeintImpossible", "feint_impossible");  // 无法虚招
-  const NotABombard = _rt_error_class("NotABombard", "not_a_bombard");  // 不是炮类武器
-  const AimUnlocated = _rt_error_class("AimUnlocated", "aim_unlocated");  // 无法瞄准
-  const ClingerCannotMove = _rt_error_class("ClingerCannotMove", "clinger_cannot_move");  // 攀附者无法主动移动
-  const NotClinging = _rt_error_class("NotClinging", "not_clinging");  // 没有攀附
-  const ClingingWeapon = _rt_error_class("ClingingWeapon", "clinging_weapon");  // 攀附时的武器
-  const GrappleNeedsTwoHands = _rt_error_class("GrappleNeedsTwoHands", "grapple_needs_two_hands");  // 擒抱需要两只手
-  const BadWillpower = _rt_error_class("BadWillpower", "bad_willpower");  // 意志力不足
-  const ConsciousOnce = _rt_error_class("ConsciousOnce", "conscious_once");  // 保持清醒每场景一次
-  const WeaponDropped = _rt_error_class("WeaponDropped", "weapon_dropped");  // 武器已脱手
-  const WeaponUnloaded = _rt_error_class("WeaponUnloaded", "weapon_unloaded");  // 武器未装填
-  const SeizeNeedsHand = _rt_error_class("SeizeNeedsHand", "seize_needs_hand");  // 夺取需要手
-  const NoReload = _rt_error_class("NoReload", "no_reload");  // 不需要装填
-  const NotBoltAction = _rt_error_class("NotBoltAction", "not_bolt_action");  // 不是单动式步枪
-  const BoltClosed = _rt_error_class("BoltClosed", "bolt_closed");  // 枪栓未拉开
+// ---- rulings in force (56): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
+const _R_SPEED_PER_POINT = 1;  // R2 高速对基础防御的折算
+const _R_ARMOR_PIERCING_DIVISOR = 2;  // R2 破甲折算除数
+const _R_ZEROED_COMPONENT_LOSES_EXTRAS = true;  // R3 防御归零失去附加成功
+const _R_RANGE_PENALTY_PER_INCREMENT = 2;  // R7 射程减值
+const _R_STRENGTH_PENALTY_PER_POINT = 2;  // R8 力量不足减值
+const _R_TWO_HANDS_REQUIREMENT_CHANGE = 1;  // R8 双手持用单手武器
+const _R_UNDER_STRENGTH_RANGE_PENALTY = 2;  // R9 力量不足的额外射程减值
+const _R_FIREARM_POINT_BLANK_RANGE = 5;  // R10 枪械贴身距离
+const _R_POWER_ATTACK_BONUS = 2;  // R11 全力一击加值
+const _R_POWER_ATTACK_DEFENSE_PENALTY = 2;  // R11 全力一击防御减值
+const _R_CHARGE_MAX_SPEED_MULTIPLE = 2;  // 冲锋距离上限（移动速度倍数）
+const _R_CHARGE_BONUS_PER_METER = 1;  // R11 冲锋每米加值
+const _R_CALLED_SHOT_DODGE_BONUS = true;  // R13 特定部位攻击的闪避加值
+const _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS = true;  // R14 致命攻击仍扣除防御附加成功
+const _R_PARRY_DIVISOR = 2;  // R15 格挡折算除数
+const _R_COVER_BASE = 5;  // R16 主动掩蔽基数
+const _R_PRONE_MELEE_BONUS = 2;  // R17 近战攻击倒地目标加值
+const _R_PRONE_RANGED_COVER = 2;  // R17 倒地对远程的掩蔽加值
+const _R_PRONE_AREA_SUCCESS_PENALTY = 1;  // R17 倒地回避范围伤害减值
+const _R_AIM_BONUS_PER_ROUND = 1;  // R18 瞄准每轮加值
+const _R_AIM_MAX_BONUS = 3;  // R18 瞄准加值上限
+const _R_AIM_MAX_INCREMENTS = 3;  // R18 瞄准距离上限
+const _R_WILLPOWER_CHECK_BONUS = 3;  // R19 意志力检定加值
+const _R_WILLPOWER_DEFENSE_BONUS = 2;  // R19 意志力防御加值
+const _R_WILLPOWER_MOVE_BONUS = 10;  // R19 意志力移动加值
+const _R_WILLPOWER_EMPTY_KNOCKOUT = false;  // 意志力池为空时昏迷
+const _R_BULL_RUSH_METERS_PER_NET = 3;  // R20 冲撞击退
+const _R_BULL_RUSH_RETURN_PENALTY = 2;  // R20 反冲撞减值
+const _R_FEINT_MAX_PARRY_PENALTY = 3;  // R21 虚招格挡减值上限
+const _R_TRIP_BONUS_PER_LEG_PAIR = 2;  // R22 多腿绊摔加值
+const _R_GRAPPLE_SHOT_PENALTY_PER_PERSON = 1;  // 射击擒抱中目标的减值
+const _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT = 2;  // 抵消擒抱射击减值所需能力点数
+const _R_BOMBARD_SAVE_SIZE_LIMIT = 10;  // 炮击以豁免对抗的体积上限
+const _R_CLING_SIZE_DIVISOR = 4;  // 攀附体积比例
+const _R_FULL_COVER_SIZE_MULTIPLE = 2;  // 完全掩蔽的体积倍数
+const _R_GRAPPLE_ITEM_SIZE_GAP = 3;  // 擒抱时手持物品的体积差
+const _R_PIN_ESCAPES_NEEDED = 2;  // 摆脱压制所需成功次数
+const _R_OVERRUN_SIZE_MULTIPLE = 2;  // 可闯越的体积倍数
+const _R_SUNDER_TWO_HANDS_BONUS = 4;  // 击破对抗双手加值
+const _R_SUNDER_NOT_STRENGTH_PENALTY = 4;  // 击破对抗非力量操纵减值
+const _R_TOUCH_COUNTS_ATTACK_EXTRAS = true;  // 擒抱接触计入攻击附加成功
+const _R_GRAPPLE_CONTEST_ATTACK_EXTRAS = false;  // 擒抱对抗与压制计入攻击附加成功
+const _R_VEHICLE_RANGE_MULTIPLIER = 5;  // 载具武器射程倍数
+const _R_RESOURCE_ATTACK_RANGE_MULTIPLIER = 5;  // 其他攻击形式射程倍数
+const _R_RESOURCE_ATTACK_PLACEHOLDER_POOL = true;  // 其他攻击形式使用占位检定
+const _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE = false;  // 擒抱中攻击计入武器伤害
+const _R_GRAPPLE_MOVE_METERS_PER_NET = 1;  // 擒抱中移动每胜出数米数
+const _R_ACTIVE_COVER_LASTS_TURN = true;  // 主动掩蔽保持到下一回合
+const _R_CLING_CARRY_SPEED_DIVISOR = 1;  // 带着攀附者移动的速度除数
+const _R_PIN_MOVE_SPEED_DIVISOR = 2;  // 压制中移动的速度除数
+const _R_BOMBARD_STRENGTH_REQUIREMENT = true;  // 炮类武器的力量要求
+const _R_GRAPPLE_HANDS_NEEDED = 2;  // 擒抱所需手数
+const _R_SINGLE_SHOT_EMPTIES = true;  // 单发武器射击后需要装填
+const _R_SUNDER_HARDNESS_SUBTRACTS = true;  // 击破伤害减去硬度
+const _R_PICK_UP_AS_DRAW = true;  // 拾起脱手的武器按拔出武器计
+const RULINGS = Object.freeze({
+  "refuse_over_turn": _R_REFUSE_OVER_TURN, "speed_per_point": _R_SPEED_PER_POINT,
+  "armor_piercing_divisor": _R_ARMOR_PIERCING_DIVISOR,
+  "zeroed_component_loses_extras": _R_ZEROED_COMPONENT_LOSES_EXTRAS,
+  "range_penalty_per_increment": _R_RANGE_PENALTY_PER_INCREMENT,
+  "strength_penalty_per_point": _R_STRENGTH_PENALTY_PER_POINT,
+  "two_hands_requirement_change": _R_TWO_HANDS_REQUIREMENT_CHANGE,
+  "under_strength_range_penalty": _R_UNDER_STRENGTH_RANGE_PENALTY,
+  "firearm_point_blank_range": _R_FIREARM_POINT_BLANK_RANGE, "power_attack_bonus": _R_POWER_ATTACK_BONUS,
+  "power_attack_defense_penalty": _R_POWER_ATTACK_DEFENSE_PENALTY,
+  "charge_max_speed_multiple": _R_CHARGE_MAX_SPEED_MULTIPLE, "charge_bonus_per_meter": _R_CHARGE_BONUS_PER_METER,
+  "called_shot_dodge_bonus": _R_CALLED_SHOT_DODGE_BONUS,
+  "coup_de_grace_keeps_defender_extras": _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS, "parry_divisor": _R_PARRY_DIVISOR,
+  "cover_base": _R_COVER_BASE, "prone_melee_bonus": _R_PRONE_MELEE_BONUS, "prone_ranged_cover": _R_PRONE_RANGED_COVER,
+  "prone_area_success_penalty": _R_PRONE_AREA_SUCCESS_PENALTY, "aim_bonus_per_round": _R_AIM_BONUS_PER_ROUND,
+  "aim_max_bonus": _R_AIM_MAX_BONUS, "aim_max_increments": _R_AIM_MAX_INCREMENTS,
+  "willpower_check_bonus": _R_WILLPOWER_CHECK_BONUS, "willpower_defense_bonus": _R_WILLPOWER_DEFENSE_BONUS,
+  "willpower_move_bonus": _R_WILLPOWER_MOVE_BONUS, "willpower_empty_knockout": _R_WILLPOWER_EMPTY_KNOCKOUT,
+  "bull_rush_meters_per_net": _R_BULL_RUSH_METERS_PER_NET, "bull_rush_return_penalty": _R_BULL_RUSH_RETURN_PENALTY,
+  "feint_max_parry_penalty": _R_FEINT_MAX_PARRY_PENALTY, "trip_bonus_per_leg_pair": _R_TRIP_BONUS_PER_LEG_PAIR,
+  "grapple_shot_penalty_per_person": _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
+  "called_shot_reduction_per_grapple_point": _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT,
+  "bombard_save_size_limit": _R_BOMBARD_SAVE_SIZE_LIMIT, "cling_size_divisor": _R_CLING_SIZE_DIVISOR,
+  "full_cover_size_multiple": _R_FULL_COVER_SIZE_MULTIPLE, "grapple_item_size_gap": _R_GRAPPLE_ITEM_SIZE_GAP,
+  "pin_escapes_needed": _R_PIN_ESCAPES_NEEDED, "overrun_size_multiple": _R_OVERRUN_SIZE_MULTIPLE,
+  "sunder_two_hands_bonus": _R_SUNDER_TWO_HANDS_BONUS, "sunder_not_strength_penalty": _R_SUNDER_NOT_STRENGTH_PENALTY,
+  "touch_counts_attack_extras": _R_TOUCH_COUNTS_ATTACK_EXTRAS,
+  "grapple_contest_attack_extras": _R_GRAPPLE_CONTEST_ATTACK_EXTRAS,
+  "vehicle_range_multiplier": _R_VEHICLE_RANGE_MULTIPLIER,
+  "resource_attack_range_multiplier": _R_RESOURCE_ATTACK_RANGE_MULTIPLIER,
+  "resource_attack_placeholder_pool": _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
+  "grapple_attack_adds_weapon_damage": _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
+  "grapple_move_meters_per_net": _R_GRAPPLE_MOVE_METERS_PER_NET, "active_cover_lasts_turn": _R_ACTIVE_COVER_LASTS_TURN,
+  "cling_carry_speed_divisor": _R_CLING_CARRY_SPEED_DIVISOR, "pin_move_speed_divisor": _R_PIN_MOVE_SPEED_DIVISOR,
+  "bombard_strength_requirement": _R_BOMBARD_STRENGTH_REQUIREMENT, "grapple_hands_needed": _R_GRAPPLE_HANDS_NEEDED,
+  "single_shot_empties": _R_SINGLE_SHOT_EMPTIES, "sunder_hardness_subtracts": _R_SUNDER_HARDNESS_SUBTRACTS,
+  "pick_up_as_draw": _R_PICK_UP_AS_DRAW
+});
 
-  // ---- combatants ----
-  const STAT_NAMES = Object.freeze({
-    "力量": "strength", "敏捷": "dexterity", "智力": "intelligence", "感知": "wisdom", "武技": "martial",
-    "运动": "athletics", "射击": "shooting", "器用": "operation", "洞察": "insight", "专业": "specialty",
-    "平衡": "balance", "攻击附加成功": "attack_extras", "基础防御": "basic_defense", "盔甲防御": "armor_defense",
-    "格挡防御": "parry_defense", "掩蔽防御": "cover_defense", "闪避防御": "dodge_defense", "基础附加成功": "basic_extras",
-    "盔甲附加成功": "armor_extras", "格挡附加成功": "parry_extras", "掩蔽附加成功": "cover_extras",
-    "闪避附加成功": "dodge_extras", "反射豁免": "reflex_save", "强韧豁免": "fortitude_save", "意志豁免": "will_save",
-    "豁免附加成功": "save_extras", "体积": "size", "腿数": "legs", "移动速度": "move_speed", "意志力": "willpower",
-    "察觉": "aware", "措手不及": "flat_footed", "中了虚招": "feinted", "虚招格挡减值": "feint_parry_penalty",
-    "擒抱劣势": "grapple_loss", "无助": "helpless", "倒地": "prone", "有致命处": "has_vitals", "计装填": "counts_loading",
-    "无智力": "mindless"
-  });
-  const _STATS = [
-    ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30],
-    ["intelligence", "智力", "int", 3, 0, 30], ["wisdom", "感知", "int", 3, 0, 30], ["martial", "武技", "int", 0, 0, 30],
-    ["athletics", "运动", "int", 0, 0, 30], ["shooting", "射击", "int", 0, 0, 30], ["operation", "器用", "int", 0, 0, 30],
-    ["insight", "洞察", "int", 0, 0, 30], ["specialty", "专业", "int", 0, 0, 30], ["balance", "平衡", "int", 0, 0, 30],
-    ["attack_extras", "攻击附加成功", "int", 0, 0, 50], ["basic_defense", "基础防御", "int", 0, 0, 50],
-    ["armor_defense", "盔甲防御", "int", 0, 0, 50], ["parry_defense", "格挡防御", "int", 0, 0, 50],
-    ["cover_defense", "掩蔽防御", "int", 0, 0, 50], ["dodge_defense", "闪避防御", "int", 0, 0, 50],
-    ["basic_extras", "基础附加成功", "int", 0, 0, 20], ["armor_extras", "盔甲附加成功", "int", 0, 0, 20],
-    ["parry_extras", "格挡附加成功", "int", 0, 0, 20], ["cover_extras", "掩蔽附加成功", "int", 0, 0, 20],
-    ["dodge_extras", "闪避附加成功", "int", 0, 0, 20], ["reflex_save", "反射豁免", "int", 0, 0, 60],
-    ["fortitude_save", "强韧豁免", "int", 0, 0, 60], ["will_save", "意志豁免", "int", 0, 0, 60],
-    ["save_extras", "豁免附加成功", "int", 0, 0, 20], ["size", "体积", "int", 3, 0, 40],
-    ["legs", "腿数", "int", 2, 0, 20], ["move_speed", "移动速度", "int", 10, 0, 500],
-    ["willpower", "意志力", "int", 0, 0, 30], ["aware", "察觉", "bool", true, 0, 0],
-    ["flat_footed", "措手不及", "bool", false, 0, 0], ["feinted", "中了虚招", "bool", false, 0, 0],
-    ["feint_parry_penalty", "虚招格挡减值", "int", 0, 0, 20], ["grapple_loss", "擒抱劣势", "int", 0, 0, 50],
-    ["helpless", "无助", "bool", false, 0, 0], ["prone", "倒地", "bool", false, 0, 0],
-    ["has_vitals", "有致命处", "bool", true, 0, 0], ["counts_loading", "计装填", "bool", false, 0, 0],
-    ["mindless", "无智力", "bool", false, 0, 0]
+// ---- error types ----
+const UseBombard = _rt_error_class("UseBombard", "use_bombard");  // 炮击武器
+const ResourceDefined = _rt_error_class("ResourceDefined", "resource_defined");  // 由资源决定的攻击
+const OutOfRange = _rt_error_class("OutOfRange", "out_of_range");  // 超出射程
+const OneHandBow = _rt_error_class("OneHandBow", "one_hand_bow");  // 弓箭无法单手使用
+const CalledShotMultipleTargets = _rt_error_class(
+  "CalledShotMultipleTargets", "called_shot_multiple_targets"
+);  // 特定部位攻击只能针对单一目标
+const NotHelpless = _rt_error_class("NotHelpless", "not_helpless");  // 目标并非无助
+const NoVitals = _rt_error_class("NoVitals", "no_vitals");  // 目标没有致命处
+const ChargeBlocked = _rt_error_class("ChargeBlocked", "charge_blocked");  // 冲锋路径受阻
+const ChargeTooFar = _rt_error_class("ChargeTooFar", "charge_too_far");  // 冲锋距离过长
+const MeleeOnly = _rt_error_class("MeleeOnly", "melee_only");  // 只能用于近战攻击
+const CannotTrip = _rt_error_class("CannotTrip", "cannot_trip");  // 不能绊摔
+const NaturalCannotParry = _rt_error_class("NaturalCannotParry", "natural_cannot_parry");  // 天生武器不能白刃格挡
+const ProneCannotCharge = _rt_error_class("ProneCannotCharge", "prone_cannot_charge");  // 倒地不能冲锋
+const AimOutOfReach = _rt_error_class("AimOutOfReach", "aim_out_of_reach");  // 瞄准距离过远
+const TooManyHandsFree = _rt_error_class("TooManyHandsFree", "too_many_hands_free");  // 擒抱需要空手
+const OverrunTooBig = _rt_error_class("OverrunTooBig", "overrun_too_big");  // 无法闯越
+const FeintImpossible = _rt_error_class("FeintImpossible", "feint_impossible");  // 无法虚招
+const NotABombard = _rt_error_class("NotABombard", "not_a_bombard");  // 不是炮类武器
+const AimUnlocated = _rt_error_class("AimUnlocated", "aim_unlocated");  // 无法瞄准
+const ClingerCannotMove = _rt_error_class("ClingerCannotMove", "clinger_cannot_move");  // 攀附者无法主动移动
+const NotClinging = _rt_error_class("NotClinging", "not_clinging");  // 没有攀附
+const ClingingWeapon = _rt_error_class("ClingingWeapon", "clinging_weapon");  // 攀附时的武器
+const GrappleNeedsTwoHands = _rt_error_class("GrappleNeedsTwoHands", "grapple_needs_two_hands");  // 擒抱需要两只手
+const BadWillpower = _rt_error_class("BadWillpower", "bad_willpower");  // 意志力不足
+const ConsciousOnce = _rt_error_class("ConsciousOnce", "conscious_once");  // 保持清醒每场景一次
+const WeaponDropped = _rt_error_class("WeaponDropped", "weapon_dropped");  // 武器已脱手
+const WeaponUnloaded = _rt_error_class("WeaponUnloaded", "weapon_unloaded");  // 武器未装填
+const SeizeNeedsHand = _rt_error_class("SeizeNeedsHand", "seize_needs_hand");  // 夺取需要手
+const NoReload = _rt_error_class("NoReload", "no_reload");  // 不需要装填
+const NotBoltAction = _rt_error_class("NotBoltAction", "not_bolt_action");  // 不是单动式步枪
+const BoltClosed = _rt_error_class("BoltClosed", "bolt_closed");  // 枪栓未拉开
+
+// ---- combatants ----
+const STAT_NAMES = Object.freeze({
+  "力量": "strength", "敏捷": "dexterity", "智力": "intelligence", "感知": "wisdom", "武技": "martial",
+  "运动": "athletics", "射击": "shooting", "器用": "operation", "洞察": "insight", "专业": "specialty",
+  "平衡": "balance", "攻击附加成功": "attack_extras", "基础防御": "basic_defense", "盔甲防御": "armor_defense",
+  "格挡防御": "parry_defense", "掩蔽防御": "cover_defense", "闪避防御": "dodge_defense", "基础附加成功": "basic_extras",
+  "盔甲附加成功": "armor_extras", "格挡附加成功": "parry_extras", "掩蔽附加成功": "cover_extras",
+  "闪避附加成功": "dodge_extras", "反射豁免": "reflex_save", "强韧豁免": "fortitude_save", "意志豁免": "will_save",
+  "豁免附加成功": "save_extras", "体积": "size", "腿数": "legs", "移动速度": "move_speed", "意志力": "willpower",
+  "察觉": "aware", "措手不及": "flat_footed", "中了虚招": "feinted", "虚招格挡减值": "feint_parry_penalty",
+  "擒抱劣势": "grapple_loss", "无助": "helpless", "倒地": "prone", "有致命处": "has_vitals", "计装填": "counts_loading",
+  "无智力": "mindless"
+});
+const _STATS = [
+  ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30],
+  ["intelligence", "智力", "int", 3, 0, 30], ["wisdom", "感知", "int", 3, 0, 30], ["martial", "武技", "int", 0, 0, 30],
+  ["athletics", "运动", "int", 0, 0, 30], ["shooting", "射击", "int", 0, 0, 30], ["operation", "器用", "int", 0, 0, 30],
+  ["insight", "洞察", "int", 0, 0, 30], ["specialty", "专业", "int", 0, 0, 30], ["balance", "平衡", "int", 0, 0, 30],
+  ["attack_extras", "攻击附加成功", "int", 0, 0, 50], ["basic_defense", "基础防御", "int", 0, 0, 50],
+  ["armor_defense", "盔甲防御", "int", 0, 0, 50], ["parry_defense", "格挡防御", "int", 0, 0, 50],
+  ["cover_defense", "掩蔽防御", "int", 0, 0, 50], ["dodge_defense", "闪避防御", "int", 0, 0, 50],
+  ["basic_extras", "基础附加成功", "int", 0, 0, 20], ["armor_extras", "盔甲附加成功", "int", 0, 0, 20],
+  ["parry_extras", "格挡附加成功", "int", 0, 0, 20], ["cover_extras", "掩蔽附加成功", "int", 0, 0, 20],
+  ["dodge_extras", "闪避附加成功", "int", 0, 0, 20], ["reflex_save", "反射豁免", "int", 0, 0, 60],
+  ["fortitude_save", "强韧豁免", "int", 0, 0, 60], ["will_save", "意志豁免", "int", 0, 0, 60],
+  ["save_extras", "豁免附加成功", "int", 0, 0, 20], ["size", "体积", "int", 3, 0, 40],
+  ["legs", "腿数", "int", 2, 0, 20], ["move_speed", "移动速度", "int", 10, 0, 500],
+  ["willpower", "意志力", "int", 0, 0, 30], ["aware", "察觉", "bool", true, 0, 0],
+  ["flat_footed", "措手不及", "bool", false, 0, 0], ["feinted", "中了虚招", "bool", false, 0, 0],
+  ["feint_parry_penalty", "虚招格挡减值", "int", 0, 0, 20], ["grapple_loss", "擒抱劣势", "int", 0, 0, 50],
+  ["helpless", "无助", "bool", false, 0, 0], ["prone", "倒地", "bool", false, 0, 0],
+  ["has_vitals", "有致命处", "bool", true, 0, 0], ["counts_loading", "计装填", "bool", false, 0, 0],
+  ["mindless", "无智力", "bool", false, 0, 0]
+];
+// A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
+// Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
+class Combatant {
+  constructor(stats) {
+    _rt_combatant_init(this, _STATS, stats);
+  }
+  static fromDict(data) {
+    return new Combatant(_rt_stats_from_dict(data, STAT_NAMES, _STATS));
+  }
+  toDict() {
+    return _rt_combatant_dict(this, _STATS);
+  }
+  toJSON() { return this.toDict(); }
+}
+
+// ---- entry formulas (one function per distinct formula, named after the first entry) ----
+function attack_types_unarmed_pool(s, e, weapon) { return s.strength + s.martial + s.specialty + weapon.damage; }
+function attack_types_thrown_pool(s, e, weapon) { return (weapon.heavy ? s.strength : Math.max(s.strength, s.dexterity)) + s.athletics + s.specialty + weapon.damage; }
+function attack_types_bow_pool(s, e, weapon) { return s.dexterity + s.shooting + s.specialty + weapon.damage; }
+function attack_types_artillery_pool(s, e, weapon) { return s.intelligence + s.shooting + s.specialty; }
+function attack_types_vehicle_pool(s, e, weapon) { return s.intelligence + s.operation + s.specialty + weapon.damage; }
+function attack_types_other_pool(s, e, weapon) { return s.intelligence + s.specialty + weapon.damage; }
+function attack_types_unarmed_range_multiplier(s, e) { return 0; }
+function attack_types_thrown_range_multiplier(s, e) { return s.strength; }
+function attack_types_bow_range_multiplier(s, e) { return 8; }
+function attack_types_crossbow_range_multiplier(s, e) { return 5; }
+function attack_types_artillery_range_multiplier(s, e) { return 4; }
+function attack_types_vehicle_range_multiplier(s, e) { return _R_VEHICLE_RANGE_MULTIPLIER; }
+function attack_types_other_range_multiplier(s, e) { return _R_RESOURCE_ATTACK_RANGE_MULTIPLIER; }
+function condition_tracks_stun_capacity(s, e) { return 0; }
+const _FORMULAS = {
+  "attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_thrown_pool": attack_types_thrown_pool,
+  "attack_types_bow_pool": attack_types_bow_pool, "attack_types_artillery_pool": attack_types_artillery_pool,
+  "attack_types_vehicle_pool": attack_types_vehicle_pool, "attack_types_other_pool": attack_types_other_pool,
+  "attack_types_unarmed_range_multiplier": attack_types_unarmed_range_multiplier,
+  "attack_types_thrown_range_multiplier": attack_types_thrown_range_multiplier,
+  "attack_types_bow_range_multiplier": attack_types_bow_range_multiplier,
+  "attack_types_crossbow_range_multiplier": attack_types_crossbow_range_multiplier,
+  "attack_types_artillery_range_multiplier": attack_types_artillery_range_multiplier,
+  "attack_types_vehicle_range_multiplier": attack_types_vehicle_range_multiplier,
+  "attack_types_other_range_multiplier": attack_types_other_range_multiplier,
+  "condition_tracks_stun_capacity": condition_tracks_stun_capacity
+};
+const _FORMULA_TEXTS = {
+  "attack_types_unarmed_pool": "力量 + 武技 + 专业 + 武器.武器伤害",
+  "attack_types_thrown_pool": "(力量 if 武器.重投掷 else max(力量, 敏捷)) + 运动 + 专业 + 武器.武器伤害",
+  "attack_types_bow_pool": "敏捷 + 射击 + 专业 + 武器.武器伤害", "attack_types_artillery_pool": "智力 + 射击 + 专业",
+  "attack_types_vehicle_pool": "智力 + 器用 + 专业 + 武器.武器伤害",
+  "attack_types_other_pool": "智力 + 专业 + 武器.武器伤害", "attack_types_unarmed_range_multiplier": "0",
+  "attack_types_thrown_range_multiplier": "力量", "attack_types_bow_range_multiplier": "8",
+  "attack_types_crossbow_range_multiplier": "5", "attack_types_artillery_range_multiplier": "4",
+  "attack_types_vehicle_range_multiplier": "裁定.载具武器射程倍数",
+  "attack_types_other_range_multiplier": "裁定.其他攻击形式射程倍数", "condition_tracks_stun_capacity": "0"
+};
+
+// 意志力用法 (willpower_uses).
+class WillpowerUse {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_WILLPOWERUSE = new WillpowerUse(["", "（无意志力用法）", "", [], null], false);
+const _WILLPOWER_USES_ROWS = new Map();
+for (const r of [
+  ["check", "检定", "一次检定 +3DP。", ["DP-64"], null],
+  ["defense", "防御", "一次防御 +2DP。", ["DP-64"], null],
+  ["move", "移动", "本轮移动速度 +10米。", ["DP-64"], null],
+  ["conscious", "保持清醒", "失去知觉时保持清醒。", ["DP-64"], null],
+]) _WILLPOWER_USES_ROWS.set(r[0], new WillpowerUse(r, true));
+const WILLPOWER_USES = new FrozenMap(_WILLPOWER_USES_ROWS);
+// The 意志力用法 entry with this id or Chinese name.
+function get_willpower_use(key) { return _rt_lookup(WILLPOWER_USES, key, "意志力用法", WillpowerUse); }
+
+// 伤害类型 (damage_types).
+class DamageType {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.family = r[5];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.family = this.family;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, "物理"], false);
+const _DAMAGE_TYPES_ROWS = new Map();
+for (const r of [
+  ["blunt", "冲击", "凡人的肉体通常只能造成冲击伤害（钝击）。", ["DP-10"], null, "物理"],
+  ["lethal", "严重", "大多数武器造成严重伤害。", ["DP-11"], null, "物理"],
+  ["pierce", "穿刺", "", ["DP-13", "DP-14", "DP-15"], null, "物理"],
+  ["mental", "精神", "", ["DP-06"], null, "精神"],
+]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
+const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
+// The 伤害类型 entry with this id or Chinese name.
+function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
+
+// 动作类型 (actions).
+class Action {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.order = r[5];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.order = this.order;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_ACTION = new Action(["", "（无动作类型）", "", [], null, 0], false);
+const _ACTIONS_ROWS = new Map();
+for (const r of [
+  ["free", "自由动作", "", [], null, 1],
+  ["swift", "迅捷动作", "", [], null, 2],
+  ["move", "移动动作", "", [], null, 3],
+  ["standard", "标准动作", "", [], null, 4],
+  ["full_round", "整轮动作", "", [], null, 5],
+  ["reflex", "反射动作", "", [], null, 6],
+  ["none", "不是动作", "包含在攻击目标的动作之中（如致命攻击）。", [], null, 0],
+]) _ACTIONS_ROWS.set(r[0], new Action(r, true));
+const ACTIONS = new FrozenMap(_ACTIONS_ROWS);
+// The 动作类型 entry with this id or Chinese name.
+function get_action(key) { return _rt_lookup(ACTIONS, key, "动作类型", Action); }
+
+// 攻击类型 (attack_types).
+class AttackType {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.pool = _FORMULAS[r[5]];
+    this.action = r[6] !== null && ACTIONS.has(r[6]) ? ACTIONS.get(r[6]) : _NO_ACTION;
+    this.ranged = r[7];
+    this.speed = r[8];
+    this.range_multiplier = _FORMULAS[r[9]];
+    this.default_base_range = r[10];
+    this.multiplier_loss_per_short_point = r[11];
+    this.two_hands_only = r[12];
+    this.one_hand_min_increase = r[13];
+    this.one_hand_halves_aim = r[14];
+    this.point_blank_ignores_speed = r[15];
+    this.resource_defined = r[16];
+    this.default_damage_type = r[17] !== null && DAMAGE_TYPES.has(r[17]) ? DAMAGE_TYPES.get(r[17]) : _NO_DAMAGETYPE;
+    this.notes = r[18];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.pool = _FORMULA_TEXTS[this.pool.name];
+    out.action = this.action.given ? this.action.id : null;
+    out.ranged = this.ranged;
+    out.speed = this.speed;
+    out.range_multiplier = _FORMULA_TEXTS[this.range_multiplier.name];
+    out.default_base_range = this.default_base_range;
+    out.multiplier_loss_per_short_point = this.multiplier_loss_per_short_point;
+    out.two_hands_only = this.two_hands_only;
+    out.one_hand_min_increase = this.one_hand_min_increase;
+    out.one_hand_halves_aim = this.one_hand_halves_aim;
+    out.point_blank_ignores_speed = this.point_blank_ignores_speed;
+    out.resource_defined = this.resource_defined;
+    out.default_damage_type = this.default_damage_type.given ? this.default_damage_type.id : null;
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_ATTACKTYPE = new AttackType(
+  [
+    "", "（无攻击类型）", "", [], null, _rt_not_given, _NO_ACTION, false, 0, _rt_not_given, 0, 0, false, 0, false,
+    false, false, _NO_DAMAGETYPE, ""
+  ],
+  false
+);
+const _ATTACK_TYPES_ROWS = new Map();
+for (const r of [
+  ["unarmed", "肉搏", "", ["DP-10"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "blunt", "以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。"],
+  ["melee", "白刃", "", ["DP-11"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "lethal", "可以用来攻击的盾牌也属于白刃武器；长鞭等少量武器只造成冲击伤害。"],
+  ["thrown", "投掷", "", ["DP-12"], null, "attack_types_thrown_pool", "standard", true, 1, "attack_types_thrown_range_multiplier", 10, 0, false, 0, false, false, false, "lethal", "重投掷武器只能以力量为关键属性；临时武器或未标明基础射程的投掷武器基础射程为10米，按重投掷武器处理。"],
+  ["bow", "弓箭", "", ["DP-13"], null, "attack_types_bow_pool", "standard", true, 1, "attack_types_bow_range_multiplier", 0, 1, true, 0, false, false, false, "pierce", "武器伤害为弓与箭之和（一般箭矢为0L穿刺）。弓的力量要求与体积无关；弓无法单手使用。"],
+  ["crossbow", "弩", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 3, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, false, false, "pierce", ""],
+  ["firearm", "枪械", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 5, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, true, false, "pierce", "普通枪械高速5，高斯枪械高速6（见武器数据）；目标在5米以内时无视枪械的高速。"],
+  ["artillery", "炮", "", ["DP-15"], null, "attack_types_artillery_pool", "standard", true, 0, "attack_types_artillery_range_multiplier", 0, 0, false, 1, true, false, false, "pierce", "炮类武器没有通常意义上的武器伤害，以【炮击X（N米）】攻击；弹药在最大射程边界自动引爆。"],
+  ["vehicle", "载具武器", "", ["DP-15", "DP-17"], null, "attack_types_vehicle_pool", "standard", true, 0, "attack_types_vehicle_range_multiplier", 0, 0, false, 0, false, false, false, "pierce", "操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，见裁定“载具武器射程倍数”。"],
+  ["other", "其他攻击形式", "", ["DP-16"], null, "attack_types_other_pool", "standard", true, 0, "attack_types_other_range_multiplier", 0, 0, false, 0, false, false, true, "mental", "资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。检定组成与射程倍数原文没有给出，见裁定“其他攻击形式使用占位检定”与“其他攻击形式射程倍数”；与豁免对抗时请用“攻击与豁免的对抗”流程。"],
+]) _ATTACK_TYPES_ROWS.set(r[0], new AttackType(r, true));
+const ATTACK_TYPES = new FrozenMap(_ATTACK_TYPES_ROWS);
+// The 攻击类型 entry with this id or Chinese name.
+function get_attack_type(key) { return _rt_lookup(ATTACK_TYPES, key, "攻击类型", AttackType); }
+
+// 武器 (weapons).
+class Weapon {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.attack_type = r[5] !== null && ATTACK_TYPES.has(r[5]) ? ATTACK_TYPES.get(r[5]) : _NO_ATTACKTYPE;
+    this.damage = r[6];
+    this.damage_type = r[7] !== null && DAMAGE_TYPES.has(r[7]) ? DAMAGE_TYPES.get(r[7]) : _NO_DAMAGETYPE;
+    this.strength = r[8];
+    this.size = r[9];
+    this.hands = r[10];
+    this.speed = r[11];
+    this.armor_piercing = r[12];
+    this.base_range = r[13];
+    this.parry = r[14];
+    this.heavy = r[15];
+    this.natural = r[16];
+    this.can_trip = r[17];
+    this.can_grapple = r[18];
+    this.bombard_damage = r[19];
+    this.bombard_radius = r[20];
+    this.draw = r[21] !== null && ACTIONS.has(r[21]) ? ACTIONS.get(r[21]) : _NO_ACTION;
+    this.reload = r[22] !== null && ACTIONS.has(r[22]) ? ACTIONS.get(r[22]) : _NO_ACTION;
+    this.single_shot = r[23];
+    this.bolt_action = r[24];
+    this.oversize_penalty = r[25];
+    this.notes = r[26];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.attack_type = this.attack_type.given ? this.attack_type.id : null;
+    out.damage = this.damage;
+    out.damage_type = this.damage_type.given ? this.damage_type.id : null;
+    out.strength = this.strength;
+    out.size = this.size;
+    out.hands = this.hands;
+    out.speed = this.speed;
+    out.armor_piercing = this.armor_piercing;
+    out.base_range = this.base_range;
+    out.parry = this.parry;
+    out.heavy = this.heavy;
+    out.natural = this.natural;
+    out.can_trip = this.can_trip;
+    out.can_grapple = this.can_grapple;
+    out.bombard_damage = this.bombard_damage;
+    out.bombard_radius = this.bombard_radius;
+    out.draw = this.draw.given ? this.draw.id : null;
+    out.reload = this.reload.given ? this.reload.id : null;
+    out.single_shot = this.single_shot;
+    out.bolt_action = this.bolt_action;
+    out.oversize_penalty = this.oversize_penalty;
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_WEAPON = new Weapon(
+  [
+    "", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 1, 1, (-1), 0, 0, 0, false, false, false,
+    false, 0, 0, _NO_ACTION, _NO_ACTION, false, false, 0, ""
+  ],
+  false
+);
+const _WEAPONS_ROWS = new Map();
+for (const r of [
+  ["fist", "拳", "", ["DP-10"], null, "unarmed", 0, "blunt", 0, 0, 1, -1, 0, 0, 0, false, true, false, false, 0, 0, null, null, false, false, 0, ""],
+  ["claw", "爪", "", ["DP-10"], null, "unarmed", 1, "lethal", 0, 0, 1, -1, 0, 0, 0, false, true, false, true, 0, 0, null, null, false, false, 0, "特殊的天生武器，可造成严重伤害；适于抓住敌人。"],
+  ["knuckles", "手指虎", "", ["DP-10"], null, "unarmed", 1, "lethal", 0, 0, 1, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
+  ["dagger", "匕首", "", ["DP-11"], null, "melee", 1, "lethal", 1, 1, 1, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
+  ["long_sword", "长剑", "", ["DP-11"], null, "melee", 3, "lethal", 3, 2, 1, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
+  ["greatsword", "双手剑", "", ["DP-11", "DP-22"], null, "melee", 5, "lethal", 5, 4, 2, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
+  ["spear", "长矛", "", ["DP-11"], null, "melee", 3, "pierce", 3, 4, 2, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
+  ["hooked_spear", "钩镰枪", "", ["DP-11", "DP-50"], null, "melee", 3, "lethal", 4, 4, 2, -1, 0, 0, 0, false, false, true, false, 0, 0, "move", null, false, false, 0, "带钩的武器，可用于绊摔。"],
+  ["whip", "长鞭", "", ["DP-11", "DP-50", "DP-52"], null, "melee", 1, "blunt", 1, 2, 1, -1, 0, 0, 0, false, false, true, true, 0, 0, "move", null, false, false, 0, "软兵器，只造成冲击伤害，可绊摔与擒抱。"],
+  ["shield", "盾牌", "", ["DP-11", "DP-42", "DP-43"], null, "melee", 1, "blunt", 2, 2, 1, -1, 0, 0, 3, false, false, false, false, 0, 0, "move", null, false, false, 0, "可用于撞击的盾牌是白刃武器；具有【格挡3】。"],
+  ["rock", "石块", "", ["DP-12"], null, "thrown", 1, "blunt", 0, 1, 1, -1, 0, 10, 0, true, false, false, false, 0, 0, null, null, false, false, 0, "临时武器：基础射程10米，按重投掷武器处理（只用力量）。"],
+  ["throwing_knife", "飞刀", "", ["DP-12"], null, "thrown", 1, "lethal", 0, 0, 1, -1, 0, 5, 0, false, false, false, false, 0, 0, "swift", null, false, false, 0, ""],
+  ["javelin", "标枪", "", ["DP-12"], null, "thrown", 3, "pierce", 3, 3, 1, -1, 0, 10, 0, true, false, false, false, 0, 0, "move", null, false, false, 0, ""],
+  ["short_bow", "短弓", "", ["DP-13"], null, "bow", 2, "pierce", 2, 2, 2, -1, 0, 15, 0, false, false, false, false, 0, 0, null, "swift", true, false, 0, "武器伤害含一般箭矢（0L穿刺）。"],
+  ["long_bow", "长弓", "", ["DP-13"], null, "bow", 3, "pierce", 4, 3, 2, -1, 0, 25, 0, false, false, false, false, 0, 0, null, "swift", true, false, 0, "武器伤害含一般箭矢（0L穿刺）。"],
+  ["light_crossbow", "轻弩", "", ["DP-14", "DP-62"], null, "crossbow", 3, "pierce", 1, 2, 2, -1, 0, 20, 0, false, false, false, false, 0, 0, null, "move", true, false, 0, ""],
+  ["heavy_crossbow", "重弩", "", ["DP-14", "DP-62"], null, "crossbow", 5, "pierce", 3, 3, 2, -1, 2, 30, 0, false, false, false, false, 0, 0, null, "standard", true, false, 0, ""],
+  ["pistol", "手枪", "", ["DP-14"], null, "firearm", 3, "pierce", 1, 1, 1, -1, 0, 15, 0, false, false, false, false, 0, 0, "move", "move", false, false, 0, ""],
+  ["revolver", "左轮手枪", "", ["DP-14", "DP-62"], null, "firearm", 4, "pierce", 2, 1, 1, -1, 0, 15, 0, false, false, false, false, 0, 0, "move", "full_round", false, false, 0, "装弹需要一轮；使用上弹器改为移动动作。"],
+  ["rifle", "步枪", "", ["DP-14"], null, "firearm", 5, "pierce", 2, 3, 2, -1, 2, 50, 0, false, false, false, false, 0, 0, null, "move", false, false, 0, ""],
+  ["bolt_rifle", "单动式步枪", "", ["DP-14", "DP-62"], null, "firearm", 5, "pierce", 2, 3, 2, -1, 2, 50, 0, false, false, false, false, 0, 0, null, "move", true, true, 0, "单动式步枪：每次射击后装填（移动动作），装填前需以迅捷动作拉开枪栓（数值同步枪，可修改）。"],
+  ["energy_pistol", "能量手枪", "", ["DP-14", "DP-40"], null, "firearm", 3, "pierce", 1, 1, 1, 8, 0, 15, 0, false, false, false, false, 0, 0, "move", "move", false, false, 0, "能量武器自带高速8（原文全力防御一节的例子；其余数值同手枪，可修改）。"],
+  ["gauss_rifle", "高斯步枪", "", ["DP-14"], null, "firearm", 6, "pierce", 2, 3, 2, 6, 4, 60, 0, false, false, false, false, 0, 0, null, "move", false, false, 0, "高斯枪械武器默认具有高速6。"],
+  ["mortar", "迫击炮", "", ["DP-15"], null, "artillery", 0, "pierce", 3, 6, 2, -1, 0, 100, 0, false, false, false, false, 8, 5, null, "standard", false, false, 0, "【炮击8（5米）】；弹药为一次性消耗品。"],
+  ["vehicle_cannon", "车载机炮", "", ["DP-17"], null, "vehicle", 8, "pierce", 0, 10, 2, -1, 6, 200, 0, false, false, false, false, 0, 0, null, null, false, false, 0, ""],
+  ["missile_launcher", "车载导弹", "", ["DP-15"], null, "artillery", 0, "pierce", 0, 10, 2, -1, 0, 500, 0, false, false, false, false, 15, 10, null, null, false, false, 0, "【炮击15（10米）】；载具上的炮类武器可用 智力+器用+专业 检定。"],
+]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
+const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
+// The 武器 entry with this id or Chinese name.
+function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
+
+// 状态累积槽 (condition_tracks).
+class ConditionTrack {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.capacity = _FORMULAS[r[5]];
+    this.notes = r[6];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.capacity = _FORMULA_TEXTS[this.capacity.name];
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_CONDITIONTRACK = new ConditionTrack(["", "（无状态累积槽）", "", [], null, _rt_not_given, ""], false);
+const _CONDITION_TRACKS_ROWS = new Map();
+for (const r of [
+  ["stun", "晕眩", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
+  ["dazzle", "目眩", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
+  ["nausea", "恶心", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
+  ["pain", "剧痛", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
+  ["limb_impairment", "肢体妨碍", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
+]) _CONDITION_TRACKS_ROWS.set(r[0], new ConditionTrack(r, true));
+const CONDITION_TRACKS = new FrozenMap(_CONDITION_TRACKS_ROWS);
+// The 状态累积槽 entry with this id or Chinese name.
+function get_condition_track(key) { return _rt_lookup(CONDITION_TRACKS, key, "状态累积槽", ConditionTrack); }
+
+// 特定部位攻击 (called_shots).
+class CalledShot {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.penalty = r[5];
+    this.net_per_point = r[6];
+    this.track = r[7] !== null && CONDITION_TRACKS.has(r[7]) ? CONDITION_TRACKS.get(r[7]) : _NO_CONDITIONTRACK;
+    this.deals_damage = r[8];
+    this.save = r[9];
+    this.trauma_source = r[10];
+    this.notes = r[11];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.penalty = this.penalty;
+    out.net_per_point = this.net_per_point;
+    out.track = this.track.given ? this.track.id : null;
+    out.deals_damage = this.deals_damage;
+    out.save = this.save;
+    out.trauma_source = this.trauma_source;
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_CALLEDSHOT = new CalledShot(
+  ["", "（无特定部位攻击）", "", [], null, 0, 0, _NO_CONDITIONTRACK, true, "standard", true, ""], false
+);
+const _CALLED_SHOTS_ROWS = new Map();
+for (const r of [
+  ["head", "头部", "", ["DP-32"], null, 3, 2, "stun", true, "standard", true, "每2点胜出数造成1点晕眩，以标准方式豁免。"],
+  ["eyes", "眼睛", "", ["DP-32"], null, 5, 1, "dazzle", true, "standard", true, "每点胜出数造成1点目眩，以标准方式豁免。"],
+  ["abdomen", "腹部", "", ["DP-32"], null, 2, 2, "nausea", true, "standard", true, "每2点胜出数造成1点恶心，以标准方式豁免。"],
+  ["ribs_or_nose", "肋骨或鼻梁", "", ["DP-32"], null, 3, 2, "pain", true, "standard", true, "每2点胜出数造成1点剧痛，以标准方式豁免。"],
+  ["throat", "咽喉", "", ["DP-32"], null, 5, 0, null, true, "fortitude", true, "以强韧豁免对抗；攻击方每胜出1，可以将1点伤害的严重程度加深一级。"],
+  ["temple", "太阳穴", "", ["DP-32"], null, 5, 1, "stun", true, "standard", true, "每点胜出数造成1点晕眩，以标准方式豁免。"],
+  ["limb", "肢体", "", ["DP-32"], null, 2, 2, "limb_impairment", true, "standard", true, "每2点胜出数造成指定肢体的1点肢体妨碍，以标准方式豁免。"],
+  ["disarm", "击落武器", "", ["DP-32"], null, 3, 0, null, false, "opposed_strength", false, "正常通过防御但不造成伤害；目标以力量+武技+对应武器专业对抗本次胜出数，失败则武器脱手；以手或类似结构的天生武器攻击可夺取武器。"],
+  ["sunder", "击破武器", "", ["DP-32"], null, 3, 0, null, false, "opposed_sunder", false, "正常通过防御但不造成伤害；目标以力量+武技+对应武器专业对抗胜出数（双手+4，非力量操纵−4，体型较大一方获得体积差加值）；每个失败数使武器或盾牌受到1点伤害，仍需突破硬度。"],
+]) _CALLED_SHOTS_ROWS.set(r[0], new CalledShot(r, true));
+const CALLED_SHOTS = new FrozenMap(_CALLED_SHOTS_ROWS);
+// The 特定部位攻击 entry with this id or Chinese name.
+function get_called_shot(key) { return _rt_lookup(CALLED_SHOTS, key, "特定部位攻击", CalledShot); }
+
+// 战斗动作 (maneuvers).
+class Maneuver {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.category = r[5];
+    this.action = r[6] !== null && ACTIONS.has(r[6]) ? ACTIONS.get(r[6]) : _NO_ACTION;
+    this.procedure = r[7];
+    this.effect = r[8];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.category = this.category;
+    out.action = this.action.given ? this.action.id : null;
+    out.procedure = this.procedure;
+    out.effect = this.effect;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_MANEUVER = new Maneuver(["", "（无战斗动作）", "", [], null, "strengthen", _NO_ACTION, "", ""], false);
+const _MANEUVERS_ROWS = new Map();
+for (const r of [
+  ["power_attack", "全力一击", "", ["DP-30"], null, "strengthen", "standard", "attack（全力一击）", "近战攻击+2DP；到下一次行动开始前基础防御−2。"],
+  ["charge", "冲锋攻击", "", ["DP-31"], null, "strengthen", "full_round", "attack（冲锋距离）", "最多移动两倍移动速度后近战攻击；直线每1米+1DP、基础防御−1，加值不超过力量与基础防御；需要畅通无阻的清晰路径（无助生物不阻碍）。"],
+  ["called_shot", "对特定部位攻击", "", ["DP-32"], null, "strengthen", null, "attack（特定部位）", "一定是攻击与防御的对抗流程，只能针对单一目标；见“特定部位攻击”表。"],
+  ["coup_de_grace", "致命攻击", "", ["DP-33"], null, "strengthen", "none", "attack（致命攻击）", "目标无助时所有攻击DP均视为成功且不加骰；对无致命处的生物或物品无效。"],
+  ["total_defense", "全力防御", "", ["DP-40"], null, "defense", "standard", "total_defense", "获得等同于基本防御的闪避加值；能精确定位攻击者时，对方不受武器自带高速的好处。每轮一次。"],
+  ["unarmed_parry", "肉搏格挡", "", ["DP-41"], null, "defense", "move", "parry", "格挡加值 = (武技 + 肉搏专业) ÷ 2。"],
+  ["weapon_parry", "白刃格挡", "", ["DP-42"], null, "defense", "move", "parry", "需要持有人造武器；带【格挡】特性的武器加其体积。"],
+  ["active_cover", "主动掩蔽", "", ["DP-43"], null, "defense", "move", "active_cover", "少许掩护1，部分掩护3，大量掩护5，完全掩蔽时攻击都打在掩护物上；盾牌给出其格挡值。"],
+  ["go_prone", "伏地", "", ["DP-44"], null, "defense", "reflex", "attack（防御方倒地）", "近战攻击倒地目标+2DP；对远程攻击+2掩蔽；回避范围伤害成功数−1；可半速爬行，不能冲锋；起身是移动动作。"],
+  ["trip", "绊摔", "", ["DP-50"], null, "special", null, "trip", "带钩、带小枝的武器或软兵器可以绊摔；贴地游动的蛇等无法被绊摔（主持人决定）。"],
+  ["bull_rush", "冲撞", "", ["DP-51"], null, "special", null, "bull_rush", "选择击倒时若还能移动，可推着对方移动胜出数×1米或直到速度用尽；以冲锋发起时可沿冲锋路径继续推进。"],
+  ["grapple", "擒抱", "", ["DP-52"], null, "special", null, "grapple", "保持擒抱时移动需要力量对抗，每胜出1带动对方1米；擒抱中对第三者攻击失去基本防御；攻击擒抱中的对手是整轮动作，只造成冲击伤害；对擒抱中的人射击每个擒抱者−1成功。"],
+  ["pin", "压制对手", "", ["DP-53"], null, "special", "standard", "pin", "压制中可以标准动作攻击被压制的目标而无需擒抱对抗。"],
+  ["cling", "攀附", "", ["DP-54"], null, "special", null, "grapple", "攀附者不能主动移动、不能压制；以标准动作胜出擒抱对抗可转移到背部或火力死角。"],
+  ["feint", "虚招", "", ["DP-55"], null, "special", "standard", "feint", "对方在你行动前以整轮动作调整则失去这个好处。"],
+  ["overrun", "闯越", "", ["DP-60"], null, "other", "standard", "overrun", "每轮一次；敌人可以闪躲或无法阻挡时不需要判定，不花费标准动作。失败时沿路径退后一格，可能倒地。"],
+  ["aim", "瞄准", "", ["DP-61"], null, "other", "full_round", "attack（瞄准轮数）", "每整轮+1DP，至多+3；只能瞄准3个射程单位内的敌人；其他标准或移动动作或被近战命中会失去好处。"],
+  ["draw_weapon", "拔出武器", "", ["DP-62"], null, "other", "move", "", "拔出正常佩带的近战或远程武器。"],
+  ["draw_small_item", "取出小件物品", "", ["DP-62"], null, "other", "swift", "", "从方便取用的容器中取出小件物品（子弹、弹匣、箭、镖）。"],
+  ["backpack_item", "从背包取物", "", ["DP-62"], null, "other", "full_round", "", "从背包中取出物品并再度背好需要一轮。"],
+  ["reload", "装填弹药", "", ["DP-62"], null, "other", null, "", "自动枪换弹匣、能量匣、单动式步枪装弹为移动动作（单动式步枪需先以迅捷动作拉栓）；弓上箭为迅捷动作；左轮手枪装弹一轮（上弹器：移动动作）；轻弩移动动作；重弩标准动作。弹药已在手中时装填动作降低一级。各武器的装填动作见武器表。"],
+  ["readied_action", "准备动作", "", ["DP-63"], null, "other", "standard", "", "以标准动作宣言所准备的动作与触发条件；下一个动作之前以反射动作回应，可打断触发者的动作；下一轮对应动作被跳过。"],
+  ["willpower", "意志力的使用", "", ["DP-64"], null, "other", "free", "willpower_spend", "检定+3DP、防御+2DP、移动+10米、保持清醒（每场景一次）；长休息恢复1点。"],
+]) _MANEUVERS_ROWS.set(r[0], new Maneuver(r, true));
+const MANEUVERS = new FrozenMap(_MANEUVERS_ROWS);
+// The 战斗动作 entry with this id or Chinese name.
+function get_maneuver(key) { return _rt_lookup(MANEUVERS, key, "战斗动作", Maneuver); }
+
+const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
+
+// ---- procedures ----
+
+function _attack_setup(
+  attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+  clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+  called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+  all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
+  weapon_unloaded, clinging, _trace
+) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  called_shot = called_shot === null || called_shot === undefined ? _NO_CALLEDSHOT : called_shot instanceof CalledShot ? called_shot : get_called_shot(called_shot);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(hands) && 0 <= hands
+    && hands <= 2 && Number.isInteger(extra_speed) && 0 <= extra_speed && extra_speed <= 30
+    && Number.isInteger(extra_armor_piercing) && 0 <= extra_armor_piercing && extra_armor_piercing <= 40
+    && typeof power_attack === 'boolean' && Number.isInteger(charge_meters) && 0 <= charge_meters
+    && charge_meters <= 1000 && typeof clear_path === 'boolean' && Number.isInteger(aim_rounds) && 0 <= aim_rounds
+    && aim_rounds <= 20 && typeof target_unlocated === 'boolean' && typeof willpower === 'boolean'
+    && typeof willpower_move === 'boolean' && typeof defender_willpower === 'boolean'
+    && called_shot.not_specified === null && Number.isInteger(called_shot_reduction) && 0 <= called_shot_reduction
+    && called_shot_reduction <= 20 && typeof target_two_handed === 'boolean' && typeof target_not_strength === 'boolean'
+    && Number.isInteger(grapple_people) && 0 <= grapple_people && grapple_people <= 20 && Number.isInteger(targets)
+    && 1 <= targets && targets <= 100 && typeof coup_de_grace === 'boolean' && typeof all_targets_helpless === 'boolean'
+    && typeof total_defense === 'boolean' && typeof attacker_pinpointed === 'boolean' && Number.isInteger(other_bonus)
+    && (-100) <= other_bonus && other_bonus <= 100 && typeof seize === 'boolean' && Number.isInteger(item_hardness)
+    && 0 <= item_hardness && item_hardness <= 100 && typeof weapon_dropped === 'boolean'
+    && typeof weapon_unloaded === 'boolean' && typeof clinging === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "距离", distance, 0, 100000], ['int', "用手数", hands, 0, 2], ['int', "额外高速", extra_speed, 0, 30],
+      ['int', "额外破甲", extra_armor_piercing, 0, 40], ['bool', "全力一击", power_attack],
+      ['int', "冲锋距离", charge_meters, 0, 1000], ['bool', "路径畅通", clear_path],
+      ['int', "瞄准轮数", aim_rounds, 0, 20], ['bool', "目标无法定位", target_unlocated],
+      ['bool', "消耗意志力", willpower], ['bool', "消耗意志力移动", willpower_move],
+      ['bool', "防御方消耗意志力", defender_willpower], ['entry', "特定部位", called_shot],
+      ['int', "减少特定部位减值", called_shot_reduction, 0, 20], ['bool', "目标双手持用", target_two_handed],
+      ['bool', "目标非力量操纵", target_not_strength], ['int', "目标所在擒抱人数", grapple_people, 0, 20],
+      ['int', "目标数", targets, 1, 100], ['bool', "致命攻击", coup_de_grace],
+      ['bool', "所有目标都无助", all_targets_helpless], ['bool', "防御方全力防御", total_defense],
+      ['bool', "能精确定位攻击者", attacker_pinpointed], ['int', "其他加值", other_bonus, (-100), 100],
+      ['bool', "以手夺取", seize], ['int', "物品硬度", item_hardness, 0, 100], ['bool', "武器已脱手", weapon_dropped],
+      ['bool', "武器未装填", weapon_unloaded], ['bool', "攀附着防御方", clinging]
+    ]);
+  }
+  let hands_used, ranged, effective_requirement, strength_short, base_range, range_multiplier, max_range, increments;
+  let range_penalty, weak_range_penalty, strength_penalty, charge_bonus, aim_limit, aim_bonus, called_penalty;
+  let grapple_penalty, intrinsic_speed, speed, armor_piercing, basic_start, basic_left, armor_left, dodge_left;
+  let cover_left, parry_left, keep_extras, defender_extras, will_defense, remaining_defense, base_pool, power_bonus;
+  let will_bonus, prone_bonus, attack_pool, dice_, extras_cancelled, sunder_bonus, emptied, own_penalty;
+  if (!(weapon.bombard_damage === 0)) {
+    throw new UseBombard("“" + weapon.name + "”是【炮击】武器：以炮击结算（bombard），而不是普通攻击");
+  }
+  if (!(!weapon.attack_type.resource_defined || true)) {
+    throw new ResourceDefined("“" + weapon.name + "”属于由资源决定检定组成的其他攻击形式，按裁定不以占位检定结算；请按资源给出的判定结算");
+  }
+  hands_used = hands === 0 ? weapon.hands : hands;
+  if (!(!(weapon.attack_type.two_hands_only && hands_used === 1))) {
+    throw new OneHandBow("“" + weapon.name + "”无法单手使用");
+  }
+  if (!(!weapon_dropped || weapon.natural)) {
+    throw new WeaponDropped("武器已被击落：拾起或取出武器之前不能以“" + weapon.name + "”攻击（天生武器除外）");
+  }
+  if (!(!(weapon_unloaded && weapon.single_shot))) {
+    throw new WeaponUnloaded("“" + weapon.name + "”射出后尚未装填，需要先装填弹药");
+  }
+  if (!(!seize || weapon.natural)) {
+    throw new SeizeNeedsHand("只有以手或类似结构的天生武器攻击才能夺取武器，“" + weapon.name + "”不是天生武器");
+  }
+  ranged = weapon.attack_type.ranged;
+  if (!(!clinging || weapon.natural || hands_used === 1 && !ranged)) {
+    throw new ClingingWeapon("攀附者只能使用肉搏武器或单手近战武器攻击被攀附者");
+  }
+  effective_requirement = weapon.strength - (
+    hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0
+  ) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
+  strength_short = Math.max(0, effective_requirement - attacker.strength);
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "实际力量要求" + String(effective_requirement) + "，力量差额" + String(strength_short),
+    [["strength_short", strength_short]]
+  ));
+  base_range = weapon.base_range > 0 ? weapon.base_range : weapon.attack_type.default_base_range;
+  range_multiplier = Math.max(
+    1,
+    weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * strength_short
+  );
+  max_range = ranged ? base_range * range_multiplier : 0;
+  if (!(!ranged || base_range === 0 || distance <= max_range)) {
+    throw new OutOfRange("目标距离" + String(distance) + "米，超出最大射程" + String(max_range) + "米，无法进行有意义的攻击");
+  }
+  increments = ranged && base_range > 0 ? Math.max(0, _rt_ceildiv(distance, base_range) - 1) : 0;
+  range_penalty = _R_RANGE_PENALTY_PER_INCREMENT * increments;
+  weak_range_penalty = strength_short > 0 ? _R_UNDER_STRENGTH_RANGE_PENALTY * increments : 0;
+  strength_penalty = _R_STRENGTH_PENALTY_PER_POINT * strength_short;
+  if (!(!power_attack || !ranged)) {
+    throw new MeleeOnly("该选项只能用于近战攻击，而“" + weapon.name + "”是远程武器");
+  }
+  if (!(charge_meters === 0 || !ranged)) {
+    throw new MeleeOnly("该选项只能用于近战攻击，而“" + weapon.name + "”是远程武器");
+  }
+  if (!(charge_meters === 0 || clear_path)) {
+    throw new ChargeBlocked("冲锋需要一条畅通无阻的清晰路径");
+  }
+  if (!(charge_meters === 0 || !attacker.prone)) {
+    throw new ProneCannotCharge("倒地状态下只能半速移动，不能冲锋");
+  }
+  if (!(!willpower_move || attacker.willpower > 0)) {
+    throw new BadWillpower("没有可消耗的意志力");
+  }
+  if (!(charge_meters <= _R_CHARGE_MAX_SPEED_MULTIPLE * (attacker.move_speed + (willpower_move ? _R_WILLPOWER_MOVE_BONUS : 0)))) {
+    throw new ChargeTooFar("冲锋最多移动移动速度的两倍（" + String(attacker.move_speed) + "×2米），而非" + String(charge_meters) + "米");
+  }
+  charge_bonus = Math.min(charge_meters * _R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense);
+  aim_limit = _R_AIM_MAX_INCREMENTS * base_range;
+  if (!(aim_rounds === 0 || !ranged || distance <= aim_limit)) {
+    throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
+  }
+  if (aim_rounds > 0 && !ranged) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "瞄准只用于远程攻击：这次近战攻击不计瞄准轮数" + String(aim_rounds) + "（瞄准随之失去）", []
+    ));
+  }
+  if (!(aim_rounds === 0 || !target_unlocated)) {
+    throw new AimUnlocated("瞄准需要敌人能被精确定位或模糊定位");
+  }
+  aim_bonus = !ranged ? 0 : hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
+    aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
+  ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
+  if (!(!willpower || attacker.willpower > 0)) {
+    throw new BadWillpower("没有可消耗的意志力");
+  }
+  if (!(!called_shot.given || targets === 1)) {
+    throw new CalledShotMultipleTargets("无法同时对" + String(targets) + "个单位进行特定部位攻击");
+  }
+  called_penalty = called_shot.given ? Math.max(0, called_shot.penalty - called_shot_reduction) : 0;
+  grapple_penalty = ranged && targets === 1 ? Math.max(
+    0,
+    _R_GRAPPLE_SHOT_PENALTY_PER_PERSON * grapple_people - _rt_floordiv(
+      called_shot_reduction, _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT
+    )
+  ) : 0;
+  if (!(!coup_de_grace || defender.helpless && (targets === 1 || all_targets_helpless))) {
+    throw new NotHelpless("致命攻击只能对处于无助状态的目标发动");
+  }
+  if (!(!coup_de_grace || defender.has_vitals)) {
+    throw new NoVitals("致命攻击对无致命处的生物或物品没有效果");
+  }
+  intrinsic_speed = weapon.speed < 0 ? weapon.attack_type.speed : weapon.speed;
+  speed = (
+    total_defense && attacker_pinpointed || weapon.attack_type.point_blank_ignores_speed
+    && distance <= _R_FIREARM_POINT_BLANK_RANGE ? 0 : intrinsic_speed
+  ) + extra_speed;
+  armor_piercing = weapon.armor_piercing + extra_armor_piercing;
+  basic_start = defender.flat_footed || defender.helpless || defender.feinted && !ranged ? 0 : defender.basic_defense;
+  basic_left = Math.max(0, basic_start - speed * _R_SPEED_PER_POINT);
+  armor_left = Math.max(0, defender.armor_defense - _rt_floordiv(armor_piercing, _R_ARMOR_PIERCING_DIVISOR));
+  dodge_left = defender.dodge_defense + (
+    defender.aware && basic_start > 0 ? called_penalty : 0
+  ) + (total_defense ? defender.basic_defense : 0);
+  cover_left = defender.cover_defense + (defender.prone && ranged ? _R_PRONE_RANGED_COVER : 0);
+  parry_left = Math.max(
+    0, defender.parry_defense - (!ranged ? defender.feint_parry_penalty : 0) - defender.grapple_loss
+  );
+  keep_extras = false;
+  defender_extras = (
+    basic_left > 0 || keep_extras ? defender.basic_extras : 0
+  ) + (armor_left > 0 || keep_extras ? defender.armor_extras : 0) + (parry_left > 0 || keep_extras ? defender.parry_extras : 0) + (cover_left > 0 || keep_extras ? defender.cover_extras : 0) + (dodge_left > 0 || keep_extras ? defender.dodge_extras : 0);
+  if (!(!defender_willpower || defender.willpower > 0)) {
+    throw new BadWillpower("没有可消耗的意志力");
+  }
+  will_defense = defender_willpower ? _R_WILLPOWER_DEFENSE_BONUS : 0;
+  remaining_defense = basic_left + armor_left + parry_left + cover_left + dodge_left + will_defense;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "高速" + String(speed) + "、破甲" + String(armor_piercing) + "之后，防御方剩余防御" + String(remaining_defense) + "（含意志力加值" + String(will_defense) + "），附加成功" + String(defender_extras),
+    [["remaining_defense", remaining_defense]]
+  ));
+  base_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon);
+  power_bonus = power_attack ? _R_POWER_ATTACK_BONUS : 0;
+  will_bonus = willpower ? _R_WILLPOWER_CHECK_BONUS : 0;
+  prone_bonus = defender.prone && !ranged ? _R_PRONE_MELEE_BONUS : 0;
+  attack_pool = base_pool - range_penalty - weak_range_penalty - strength_penalty - weapon.oversize_penalty + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus - attacker.grapple_loss + other_bonus;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击DP" + String(attack_pool) + "（基础" + String(base_pool) + "，射程减值" + String(range_penalty) + "，力量不足射程减值" + String(weak_range_penalty) + "，力量不足减值" + String(strength_penalty) + "，超体积减值" + String(weapon.oversize_penalty) + "，瞄准" + String(aim_bonus) + "，冲锋" + String(charge_bonus) + "，强力攻击" + String(power_bonus) + "，意志" + String(will_bonus) + "，特定部位减值" + String(called_penalty) + "，倒地" + String(prone_bonus) + "，擒抱劣势" + String(attacker.grapple_loss) + "，其他" + String(other_bonus) + "）",
+    [["attack_pool", attack_pool]]
+  ));
+  dice_ = Math.max(0, attack_pool - remaining_defense);
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击DP" + String(attack_pool) + "减去剩余防御" + String(remaining_defense) + "，掷" + String(dice_) + "个骰子",
+    [["dice", dice_]]
+  ));
+  extras_cancelled = defender_extras;
+  sunder_bonus = called_shot.save === "opposed_sunder" ? (target_two_handed ? _R_SUNDER_TWO_HANDS_BONUS : 0) - (target_not_strength ? _R_SUNDER_NOT_STRENGTH_PENALTY : 0) + Math.max(0, defender.size - attacker.size) : 0;
+  emptied = attacker.counts_loading && weapon.single_shot;
+  own_penalty = Math.min(attacker.basic_defense, (power_attack ? _R_POWER_ATTACK_DEFENSE_PENALTY : 0) + charge_bonus);
+  if (dice_ > 300) {
+    _rt_within("骰池骰子数", dice_, 300);
+  }
+  return [
+    weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
+    own_penalty
   ];
-  // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
-  // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
-  class Combatant {
-    constructor(stats) {
-      _rt_combatant_init(this, _STATS, stats);
-    }
-    static fromDict(data) {
-      return new Combatant(_rt_stats_from_dict(data, STAT_NAMES, _STATS));
-    }
-    toDict() {
-      return _rt_combatant_dict(this, _STATS);
-    }
-    toJSON() { return this.toDict(); }
-  }
+}
 
-  // ---- entry formulas (one function per distinct formula, named after the first entry) ----
-  function attack_types_unarmed_pool(s, e, weapon) { return s.strength + s.martial + s.specialty + weapon.damage; }
-  function attack_types_thrown_pool(s, e, weapon) { return (weapon.heavy ? s.strength : Math.max(s.strength, s.dexterity)) + s.athletics + s.specialty + weapon.damage; }
-  function attack_types_bow_pool(s, e, weapon) { return s.dexterity + s.shooting + s.specialty + weapon.damage; }
-  function attack_types_artillery_pool(s, e, weapon) { return s.intelligence + s.shooting + s.specialty; }
-  function attack_types_vehicle_pool(s, e, weapon) { return s.intelligence + s.operation + s.specialty + weapon.damage; }
-  function attack_types_other_pool(s, e, weapon) { return s.intelligence + s.specialty + weapon.damage; }
-  function attack_types_unarmed_range_multiplier(s, e) { return 0; }
-  function attack_types_thrown_range_multiplier(s, e) { return s.strength; }
-  function attack_types_bow_range_multiplier(s, e) { return 8; }
-  function attack_types_crossbow_range_multiplier(s, e) { return 5; }
-  function attack_types_artillery_range_multiplier(s, e) { return 4; }
-  function attack_types_vehicle_range_multiplier(s, e) { return _R_VEHICLE_RANGE_MULTIPLIER; }
-  function attack_types_other_range_multiplier(s, e) { return _R_RESOURCE_ATTACK_RANGE_MULTIPLIER; }
-  function condition_tracks_stun_capacity(s, e) { return 0; }
-  const _FORMULAS = {
-    "attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_thrown_pool": attack_types_thrown_pool,
-    "attack_types_bow_pool": attack_types_bow_pool, "attack_types_artillery_pool": attack_types_artillery_pool,
-    "attack_types_vehicle_pool": attack_types_vehicle_pool, "attack_types_other_pool": attack_types_other_pool,
-    "attack_types_unarmed_range_multiplier": attack_types_unarmed_range_multiplier,
-    "attack_types_thrown_range_multiplier": attack_types_thrown_range_multiplier,
-    "attack_types_bow_range_multiplier": attack_types_bow_range_multiplier,
-    "attack_types_crossbow_range_multiplier": attack_types_crossbow_range_multiplier,
-    "attack_types_artillery_range_multiplier": attack_types_artillery_range_multiplier,
-    "attack_types_vehicle_range_multiplier": attack_types_vehicle_range_multiplier,
-    "attack_types_other_range_multiplier": attack_types_other_range_multiplier,
-    "condition_tracks_stun_capacity": condition_tracks_stun_capacity
-  };
-  const _FORMULA_TEXTS = {
-    "attack_types_unarmed_pool": "力量 + 武技 + 专业 + 武器.武器伤害",
-    "attack_types_thrown_pool": "(力量 if 武器.重投掷 else max(力量, 敏捷)) + 运动 + 专业 + 武器.武器伤害",
-    "attack_types_bow_pool": "敏捷 + 射击 + 专业 + 武器.武器伤害", "attack_types_artillery_pool": "智力 + 射击 + 专业",
-    "attack_types_vehicle_pool": "智力 + 器用 + 专业 + 武器.武器伤害",
-    "attack_types_other_pool": "智力 + 专业 + 武器.武器伤害", "attack_types_unarmed_range_multiplier": "0",
-    "attack_types_thrown_range_multiplier": "力量", "attack_types_bow_range_multiplier": "8",
-    "attack_types_crossbow_range_multiplier": "5", "attack_types_artillery_range_multiplier": "4",
-    "attack_types_vehicle_range_multiplier": "裁定.载具武器射程倍数",
-    "attack_types_other_range_multiplier": "裁定.其他攻击形式射程倍数", "condition_tracks_stun_capacity": "0"
-  };
+const ATTACK_FIELDS = Object.freeze([
+  "hit", "net", "damage", "damage_type", "melee", "melee_hit", "condition", "condition_points", "dice",
+  "defender_extras", "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage", "willpower_spent",
+  "defender_willpower_spent", "dropped", "seized", "emptied"
+]);
+// The result of attack (攻击与防御的对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class AttackResult extends Result {}
+AttackResult.PROCEDURE = "attack";
+AttackResult.FIELDS = ATTACK_FIELDS;
 
-  // 意志力用法 (willpower_uses).
-  class WillpowerUse {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_WILLPOWERUSE = new WillpowerUse(["", "（无意志力用法）", "", [], null], false);
-  const _WILLPOWER_USES_ROWS = new Map();
-  for (const r of [
-    ["check", "检定", "一次检定 +3DP。", ["DP-64"], null],
-    ["defense", "防御", "一次防御 +2DP。", ["DP-64"], null],
-    ["move", "移动", "本轮移动速度 +10米。", ["DP-64"], null],
-    ["conscious", "保持清醒", "失去知觉时保持清醒。", ["DP-64"], null],
-  ]) _WILLPOWER_USES_ROWS.set(r[0], new WillpowerUse(r, true));
-  const WILLPOWER_USES = new FrozenMap(_WILLPOWER_USES_ROWS);
-  // The 意志力用法 entry with this id or Chinese name.
-  function get_willpower_use(key) { return _rt_lookup(WILLPOWER_USES, key, "意志力用法", WillpowerUse); }
-
-  // 伤害类型 (damage_types).
-  class DamageType {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.family = r[5];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.family = this.family;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, "物理"], false);
-  const _DAMAGE_TYPES_ROWS = new Map();
-  for (const r of [
-    ["blunt", "冲击", "凡人的肉体通常只能造成冲击伤害（钝击）。", ["DP-10"], null, "物理"],
-    ["lethal", "严重", "大多数武器造成严重伤害。", ["DP-11"], null, "物理"],
-    ["pierce", "穿刺", "", ["DP-13", "DP-14", "DP-15"], null, "物理"],
-    ["mental", "精神", "", ["DP-06"], null, "精神"],
-  ]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
-  const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
-  // The 伤害类型 entry with this id or Chinese name.
-  function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
-
-  // 动作类型 (actions).
-  class Action {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.order = r[5];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.order = this.order;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_ACTION = new Action(["", "（无动作类型）", "", [], null, 0], false);
-  const _ACTIONS_ROWS = new Map();
-  for (const r of [
-    ["free", "自由动作", "", [], null, 1],
-    ["swift", "迅捷动作", "", [], null, 2],
-    ["move", "移动动作", "", [], null, 3],
-    ["standard", "标准动作", "", [], null, 4],
-    ["full_round", "整轮动作", "", [], null, 5],
-    ["reflex", "反射动作", "", [], null, 6],
-    ["none", "不是动作", "包含在攻击目标的动作之中（如致命攻击）。", [], null, 0],
-  ]) _ACTIONS_ROWS.set(r[0], new Action(r, true));
-  const ACTIONS = new FrozenMap(_ACTIONS_ROWS);
-  // The 动作类型 entry with this id or Chinese name.
-  function get_action(key) { return _rt_lookup(ACTIONS, key, "动作类型", Action); }
-
-  // 攻击类型 (attack_types).
-  class AttackType {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.pool = _FORMULAS[r[5]];
-      this.action = r[6] !== null && ACTIONS.has(r[6]) ? ACTIONS.get(r[6]) : _NO_ACTION;
-      this.ranged = r[7];
-      this.speed = r[8];
-      this.range_multiplier = _FORMULAS[r[9]];
-      this.default_base_range = r[10];
-      this.multiplier_loss_per_short_point = r[11];
-      this.two_hands_only = r[12];
-      this.one_hand_min_increase = r[13];
-      this.one_hand_halves_aim = r[14];
-      this.point_blank_ignores_speed = r[15];
-      this.resource_defined = r[16];
-      this.default_damage_type = r[17] !== null && DAMAGE_TYPES.has(r[17]) ? DAMAGE_TYPES.get(r[17]) : _NO_DAMAGETYPE;
-      this.notes = r[18];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.pool = _FORMULA_TEXTS[this.pool.name];
-      out.action = this.action.given ? this.action.id : null;
-      out.ranged = this.ranged;
-      out.speed = this.speed;
-      out.range_multiplier = _FORMULA_TEXTS[this.range_multiplier.name];
-      out.default_base_range = this.default_base_range;
-      out.multiplier_loss_per_short_point = this.multiplier_loss_per_short_point;
-      out.two_hands_only = this.two_hands_only;
-      out.one_hand_min_increase = this.one_hand_min_increase;
-      out.one_hand_halves_aim = this.one_hand_halves_aim;
-      out.point_blank_ignores_speed = this.point_blank_ignores_speed;
-      out.resource_defined = this.resource_defined;
-      out.default_damage_type = this.default_damage_type.given ? this.default_damage_type.id : null;
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_ATTACKTYPE = new AttackType(
+// 攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）
+function attack(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options,
     [
-      "", "（无攻击类型）", "", [], null, _rt_not_given, _NO_ACTION, false, 0, _rt_not_given, 0, 0, false, 0, false,
-      false, false, _NO_DAMAGETYPE, ""
-    ],
-    false
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
+      "weapon_dropped", "weapon_unloaded", "clinging", "dice"
+    ]
   );
-  const _ATTACK_TYPES_ROWS = new Map();
-  for (const r of [
-    ["unarmed", "肉搏", "", ["DP-10"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "blunt", "以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。"],
-    ["melee", "白刃", "", ["DP-11"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "lethal", "可以用来攻击的盾牌也属于白刃武器；长鞭等少量武器只造成冲击伤害。"],
-    ["thrown", "投掷", "", ["DP-12"], null, "attack_types_thrown_pool", "standard", true, 1, "attack_types_thrown_range_multiplier", 10, 0, false, 0, false, false, false, "lethal", "重投掷武器只能以力量为关键属性；临时武器或未标明基础射程的投掷武器基础射程为10米，按重投掷武器处理。"],
-    ["bow", "弓箭", "", ["DP-13"], null, "attack_types_bow_pool", "standard", true, 1, "attack_types_bow_range_multiplier", 0, 1, true, 0, false, false, false, "pierce", "武器伤害为弓与箭之和（一般箭矢为0L穿刺）。弓的力量要求与体积无关；弓无法单手使用。"],
-    ["crossbow", "弩", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 3, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, false, false, "pierce", ""],
-    ["firearm", "枪械", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 5, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, true, false, "pierce", "普通枪械高速5，高斯枪械高速6（见武器数据）；目标在5米以内时无视枪械的高速。"],
-    ["artillery", "炮", "", ["DP-15"], null, "attack_types_artillery_pool", "standard", true, 0, "attack_types_artillery_range_multiplier", 0, 0, false, 1, true, false, false, "pierce", "炮类武器没有通常意义上的武器伤害，以【炮击X（N米）】攻击；弹药在最大射程边界自动引爆。"],
-    ["vehicle", "载具武器", "", ["DP-15", "DP-17"], null, "attack_types_vehicle_pool", "standard", true, 0, "attack_types_vehicle_range_multiplier", 0, 0, false, 0, false, false, false, "pierce", "操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，见裁定“载具武器射程倍数”。"],
-    ["other", "其他攻击形式", "", ["DP-16"], null, "attack_types_other_pool", "standard", true, 0, "attack_types_other_range_multiplier", 0, 0, false, 0, false, false, true, "mental", "资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。检定组成与射程倍数原文没有给出，见裁定“其他攻击形式使用占位检定”与“其他攻击形式射程倍数”；与豁免对抗时请用“攻击与豁免的对抗”流程。"],
-  ]) _ATTACK_TYPES_ROWS.set(r[0], new AttackType(r, true));
-  const ATTACK_TYPES = new FrozenMap(_ATTACK_TYPES_ROWS);
-  // The 攻击类型 entry with this id or Chinese name.
-  function get_attack_type(key) { return _rt_lookup(ATTACK_TYPES, key, "攻击类型", AttackType); }
-
-  // 武器 (weapons).
-  class Weapon {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.attack_type = r[5] !== null && ATTACK_TYPES.has(r[5]) ? ATTACK_TYPES.get(r[5]) : _NO_ATTACKTYPE;
-      this.damage = r[6];
-      this.damage_type = r[7] !== null && DAMAGE_TYPES.has(r[7]) ? DAMAGE_TYPES.get(r[7]) : _NO_DAMAGETYPE;
-      this.strength = r[8];
-      this.size = r[9];
-      this.hands = r[10];
-      this.speed = r[11];
-      this.armor_piercing = r[12];
-      this.base_range = r[13];
-      this.parry = r[14];
-      this.heavy = r[15];
-      this.natural = r[16];
-      this.can_trip = r[17];
-      this.can_grapple = r[18];
-      this.bombard_damage = r[19];
-      this.bombard_radius = r[20];
-      this.draw = r[21] !== null && ACTIONS.has(r[21]) ? ACTIONS.get(r[21]) : _NO_ACTION;
-      this.reload = r[22] !== null && ACTIONS.has(r[22]) ? ACTIONS.get(r[22]) : _NO_ACTION;
-      this.single_shot = r[23];
-      this.bolt_action = r[24];
-      this.oversize_penalty = r[25];
-      this.notes = r[26];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.attack_type = this.attack_type.given ? this.attack_type.id : null;
-      out.damage = this.damage;
-      out.damage_type = this.damage_type.given ? this.damage_type.id : null;
-      out.strength = this.strength;
-      out.size = this.size;
-      out.hands = this.hands;
-      out.speed = this.speed;
-      out.armor_piercing = this.armor_piercing;
-      out.base_range = this.base_range;
-      out.parry = this.parry;
-      out.heavy = this.heavy;
-      out.natural = this.natural;
-      out.can_trip = this.can_trip;
-      out.can_grapple = this.can_grapple;
-      out.bombard_damage = this.bombard_damage;
-      out.bombard_radius = this.bombard_radius;
-      out.draw = this.draw.given ? this.draw.id : null;
-      out.reload = this.reload.given ? this.reload.id : null;
-      out.single_shot = this.single_shot;
-      out.bolt_action = this.bolt_action;
-      out.oversize_penalty = this.oversize_penalty;
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_WEAPON = new Weapon(
-    [
-      "", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 1, 1, (-1), 0, 0, 0, false, false, false,
-      false, 0, 0, _NO_ACTION, _NO_ACTION, false, false, 0, ""
-    ],
-    false
-  );
-  const _WEAPONS_ROWS = new Map();
-  for (const r of [
-    ["fist", "拳", "", ["DP-10"], null, "unarmed", 0, "blunt", 0, 0, 1, -1, 0, 0, 0, false, true, false, false, 0, 0, null, null, false, false, 0, ""],
-    ["claw", "爪", "", ["DP-10"], null, "unarmed", 1, "lethal", 0, 0, 1, -1, 0, 0, 0, false, true, false, true, 0, 0, null, null, false, false, 0, "特殊的天生武器，可造成严重伤害；适于抓住敌人。"],
-    ["knuckles", "手指虎", "", ["DP-10"], null, "unarmed", 1, "lethal", 0, 0, 1, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
-    ["dagger", "匕首", "", ["DP-11"], null, "melee", 1, "lethal", 1, 1, 1, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
-    ["long_sword", "长剑", "", ["DP-11"], null, "melee", 3, "lethal", 3, 2, 1, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
-    ["greatsword", "双手剑", "", ["DP-11", "DP-22"], null, "melee", 5, "lethal", 5, 4, 2, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
-    ["spear", "长矛", "", ["DP-11"], null, "melee", 3, "pierce", 3, 4, 2, -1, 0, 0, 0, false, false, false, false, 0, 0, "move", null, false, false, 0, ""],
-    ["hooked_spear", "钩镰枪", "", ["DP-11", "DP-50"], null, "melee", 3, "lethal", 4, 4, 2, -1, 0, 0, 0, false, false, true, false, 0, 0, "move", null, false, false, 0, "带钩的武器，可用于绊摔。"],
-    ["whip", "长鞭", "", ["DP-11", "DP-50", "DP-52"], null, "melee", 1, "blunt", 1, 2, 1, -1, 0, 0, 0, false, false, true, true, 0, 0, "move", null, false, false, 0, "软兵器，只造成冲击伤害，可绊摔与擒抱。"],
-    ["shield", "盾牌", "", ["DP-11", "DP-42", "DP-43"], null, "melee", 1, "blunt", 2, 2, 1, -1, 0, 0, 3, false, false, false, false, 0, 0, "move", null, false, false, 0, "可用于撞击的盾牌是白刃武器；具有【格挡3】。"],
-    ["rock", "石块", "", ["DP-12"], null, "thrown", 1, "blunt", 0, 1, 1, -1, 0, 10, 0, true, false, false, false, 0, 0, null, null, false, false, 0, "临时武器：基础射程10米，按重投掷武器处理（只用力量）。"],
-    ["throwing_knife", "飞刀", "", ["DP-12"], null, "thrown", 1, "lethal", 0, 0, 1, -1, 0, 5, 0, false, false, false, false, 0, 0, "swift", null, false, false, 0, ""],
-    ["javelin", "标枪", "", ["DP-12"], null, "thrown", 3, "pierce", 3, 3, 1, -1, 0, 10, 0, true, false, false, false, 0, 0, "move", null, false, false, 0, ""],
-    ["short_bow", "短弓", "", ["DP-13"], null, "bow", 2, "pierce", 2, 2, 2, -1, 0, 15, 0, false, false, false, false, 0, 0, null, "swift", true, false, 0, "武器伤害含一般箭矢（0L穿刺）。"],
-    ["long_bow", "长弓", "", ["DP-13"], null, "bow", 3, "pierce", 4, 3, 2, -1, 0, 25, 0, false, false, false, false, 0, 0, null, "swift", true, false, 0, "武器伤害含一般箭矢（0L穿刺）。"],
-    ["light_crossbow", "轻弩", "", ["DP-14", "DP-62"], null, "crossbow", 3, "pierce", 1, 2, 2, -1, 0, 20, 0, false, false, false, false, 0, 0, null, "move", true, false, 0, ""],
-    ["heavy_crossbow", "重弩", "", ["DP-14", "DP-62"], null, "crossbow", 5, "pierce", 3, 3, 2, -1, 2, 30, 0, false, false, false, false, 0, 0, null, "standard", true, false, 0, ""],
-    ["pistol", "手枪", "", ["DP-14"], null, "firearm", 3, "pierce", 1, 1, 1, -1, 0, 15, 0, false, false, false, false, 0, 0, "move", "move", false, false, 0, ""],
-    ["revolver", "左轮手枪", "", ["DP-14", "DP-62"], null, "firearm", 4, "pierce", 2, 1, 1, -1, 0, 15, 0, false, false, false, false, 0, 0, "move", "full_round", false, false, 0, "装弹需要一轮；使用上弹器改为移动动作。"],
-    ["rifle", "步枪", "", ["DP-14"], null, "firearm", 5, "pierce", 2, 3, 2, -1, 2, 50, 0, false, false, false, false, 0, 0, null, "move", false, false, 0, ""],
-    ["bolt_rifle", "单动式步枪", "", ["DP-14", "DP-62"], null, "firearm", 5, "pierce", 2, 3, 2, -1, 2, 50, 0, false, false, false, false, 0, 0, null, "move", true, true, 0, "单动式步枪：每次射击后装填（移动动作），装填前需以迅捷动作拉开枪栓（数值同步枪，可修改）。"],
-    ["energy_pistol", "能量手枪", "", ["DP-14", "DP-40"], null, "firearm", 3, "pierce", 1, 1, 1, 8, 0, 15, 0, false, false, false, false, 0, 0, "move", "move", false, false, 0, "能量武器自带高速8（原文全力防御一节的例子；其余数值同手枪，可修改）。"],
-    ["gauss_rifle", "高斯步枪", "", ["DP-14"], null, "firearm", 6, "pierce", 2, 3, 2, 6, 4, 60, 0, false, false, false, false, 0, 0, null, "move", false, false, 0, "高斯枪械武器默认具有高速6。"],
-    ["mortar", "迫击炮", "", ["DP-15"], null, "artillery", 0, "pierce", 3, 6, 2, -1, 0, 100, 0, false, false, false, false, 8, 5, null, "standard", false, false, 0, "【炮击8（5米）】；弹药为一次性消耗品。"],
-    ["vehicle_cannon", "车载机炮", "", ["DP-17"], null, "vehicle", 8, "pierce", 0, 10, 2, -1, 6, 200, 0, false, false, false, false, 0, 0, null, null, false, false, 0, ""],
-    ["missile_launcher", "车载导弹", "", ["DP-15"], null, "artillery", 0, "pierce", 0, 10, 2, -1, 0, 500, 0, false, false, false, false, 15, 10, null, null, false, false, 0, "【炮击15（10米）】；载具上的炮类武器可用 智力+器用+专业 检定。"],
-  ]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
-  const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
-  // The 武器 entry with this id or Chinese name.
-  function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
-
-  // 状态累积槽 (condition_tracks).
-  class ConditionTrack {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.capacity = _FORMULAS[r[5]];
-      this.notes = r[6];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.capacity = _FORMULA_TEXTS[this.capacity.name];
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_CONDITIONTRACK = new ConditionTrack(["", "（无状态累积槽）", "", [], null, _rt_not_given, ""], false);
-  const _CONDITION_TRACKS_ROWS = new Map();
-  for (const r of [
-    ["stun", "晕眩", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
-    ["dazzle", "目眩", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
-    ["nausea", "恶心", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
-    ["pain", "剧痛", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
-    ["limb_impairment", "肢体妨碍", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
-  ]) _CONDITION_TRACKS_ROWS.set(r[0], new ConditionTrack(r, true));
-  const CONDITION_TRACKS = new FrozenMap(_CONDITION_TRACKS_ROWS);
-  // The 状态累积槽 entry with this id or Chinese name.
-  function get_condition_track(key) { return _rt_lookup(CONDITION_TRACKS, key, "状态累积槽", ConditionTrack); }
-
-  // 特定部位攻击 (called_shots).
-  class CalledShot {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.penalty = r[5];
-      this.net_per_point = r[6];
-      this.track = r[7] !== null && CONDITION_TRACKS.has(r[7]) ? CONDITION_TRACKS.get(r[7]) : _NO_CONDITIONTRACK;
-      this.deals_damage = r[8];
-      this.save = r[9];
-      this.trauma_source = r[10];
-      this.notes = r[11];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.penalty = this.penalty;
-      out.net_per_point = this.net_per_point;
-      out.track = this.track.given ? this.track.id : null;
-      out.deals_damage = this.deals_damage;
-      out.save = this.save;
-      out.trauma_source = this.trauma_source;
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_CALLEDSHOT = new CalledShot(
-    ["", "（无特定部位攻击）", "", [], null, 0, 0, _NO_CONDITIONTRACK, true, "standard", true, ""], false
-  );
-  const _CALLED_SHOTS_ROWS = new Map();
-  for (const r of [
-    ["head", "头部", "", ["DP-32"], null, 3, 2, "stun", true, "standard", true, "每2点胜出数造成1点晕眩，以标准方式豁免。"],
-    ["eyes", "眼睛", "", ["DP-32"], null, 5, 1, "dazzle", true, "standard", true, "每点胜出数造成1点目眩，以标准方式豁免。"],
-    ["abdomen", "腹部", "", ["DP-32"], null, 2, 2, "nausea", true, "standard", true, "每2点胜出数造成1点恶心，以标准方式豁免。"],
-    ["ribs_or_nose", "肋骨或鼻梁", "", ["DP-32"], null, 3, 2, "pain", true, "standard", true, "每2点胜出数造成1点剧痛，以标准方式豁免。"],
-    ["throat", "咽喉", "", ["DP-32"], null, 5, 0, null, true, "fortitude", true, "以强韧豁免对抗；攻击方每胜出1，可以将1点伤害的严重程度加深一级。"],
-    ["temple", "太阳穴", "", ["DP-32"], null, 5, 1, "stun", true, "standard", true, "每点胜出数造成1点晕眩，以标准方式豁免。"],
-    ["limb", "肢体", "", ["DP-32"], null, 2, 2, "limb_impairment", true, "standard", true, "每2点胜出数造成指定肢体的1点肢体妨碍，以标准方式豁免。"],
-    ["disarm", "击落武器", "", ["DP-32"], null, 3, 0, null, false, "opposed_strength", false, "正常通过防御但不造成伤害；目标以力量+武技+对应武器专业对抗本次胜出数，失败则武器脱手；以手或类似结构的天生武器攻击可夺取武器。"],
-    ["sunder", "击破武器", "", ["DP-32"], null, 3, 0, null, false, "opposed_sunder", false, "正常通过防御但不造成伤害；目标以力量+武技+对应武器专业对抗胜出数（双手+4，非力量操纵−4，体型较大一方获得体积差加值）；每个失败数使武器或盾牌受到1点伤害，仍需突破硬度。"],
-  ]) _CALLED_SHOTS_ROWS.set(r[0], new CalledShot(r, true));
-  const CALLED_SHOTS = new FrozenMap(_CALLED_SHOTS_ROWS);
-  // The 特定部位攻击 entry with this id or Chinese name.
-  function get_called_shot(key) { return _rt_lookup(CALLED_SHOTS, key, "特定部位攻击", CalledShot); }
-
-  // 战斗动作 (maneuvers).
-  class Maneuver {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.category = r[5];
-      this.action = r[6] !== null && ACTIONS.has(r[6]) ? ACTIONS.get(r[6]) : _NO_ACTION;
-      this.procedure = r[7];
-      this.effect = r[8];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.category = this.category;
-      out.action = this.action.given ? this.action.id : null;
-      out.procedure = this.procedure;
-      out.effect = this.effect;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_MANEUVER = new Maneuver(["", "（无战斗动作）", "", [], null, "strengthen", _NO_ACTION, "", ""], false);
-  const _MANEUVERS_ROWS = new Map();
-  for (const r of [
-    ["power_attack", "全力一击", "", ["DP-30"], null, "strengthen", "standard", "attack（全力一击）", "近战攻击+2DP；到下一次行动开始前基础防御−2。"],
-    ["charge", "冲锋攻击", "", ["DP-31"], null, "strengthen", "full_round", "attack（冲锋距离）", "最多移动两倍移动速度后近战攻击；直线每1米+1DP、基础防御−1，加值不超过力量与基础防御；需要畅通无阻的清晰路径（无助生物不阻碍）。"],
-    ["called_shot", "对特定部位攻击", "", ["DP-32"], null, "strengthen", null, "attack（特定部位）", "一定是攻击与防御的对抗流程，只能针对单一目标；见“特定部位攻击”表。"],
-    ["coup_de_grace", "致命攻击", "", ["DP-33"], null, "strengthen", "none", "attack（致命攻击）", "目标无助时所有攻击DP均视为成功且不加骰；对无致命处的生物或物品无效。"],
-    ["total_defense", "全力防御", "", ["DP-40"], null, "defense", "standard", "total_defense", "获得等同于基本防御的闪避加值；能精确定位攻击者时，对方不受武器自带高速的好处。每轮一次。"],
-    ["unarmed_parry", "肉搏格挡", "", ["DP-41"], null, "defense", "move", "parry", "格挡加值 = (武技 + 肉搏专业) ÷ 2。"],
-    ["weapon_parry", "白刃格挡", "", ["DP-42"], null, "defense", "move", "parry", "需要持有人造武器；带【格挡】特性的武器加其体积。"],
-    ["active_cover", "主动掩蔽", "", ["DP-43"], null, "defense", "move", "active_cover", "少许掩护1，部分掩护3，大量掩护5，完全掩蔽时攻击都打在掩护物上；盾牌给出其格挡值。"],
-    ["go_prone", "伏地", "", ["DP-44"], null, "defense", "reflex", "attack（防御方倒地）", "近战攻击倒地目标+2DP；对远程攻击+2掩蔽；回避范围伤害成功数−1；可半速爬行，不能冲锋；起身是移动动作。"],
-    ["trip", "绊摔", "", ["DP-50"], null, "special", null, "trip", "带钩、带小枝的武器或软兵器可以绊摔；贴地游动的蛇等无法被绊摔（主持人决定）。"],
-    ["bull_rush", "冲撞", "", ["DP-51"], null, "special", null, "bull_rush", "选择击倒时若还能移动，可推着对方移动胜出数×1米或直到速度用尽；以冲锋发起时可沿冲锋路径继续推进。"],
-    ["grapple", "擒抱", "", ["DP-52"], null, "special", null, "grapple", "保持擒抱时移动需要力量对抗，每胜出1带动对方1米；擒抱中对第三者攻击失去基本防御；攻击擒抱中的对手是整轮动作，只造成冲击伤害；对擒抱中的人射击每个擒抱者−1成功。"],
-    ["pin", "压制对手", "", ["DP-53"], null, "special", "standard", "pin", "压制中可以标准动作攻击被压制的目标而无需擒抱对抗。"],
-    ["cling", "攀附", "", ["DP-54"], null, "special", null, "grapple", "攀附者不能主动移动、不能压制；以标准动作胜出擒抱对抗可转移到背部或火力死角。"],
-    ["feint", "虚招", "", ["DP-55"], null, "special", "standard", "feint", "对方在你行动前以整轮动作调整则失去这个好处。"],
-    ["overrun", "闯越", "", ["DP-60"], null, "other", "standard", "overrun", "每轮一次；敌人可以闪躲或无法阻挡时不需要判定，不花费标准动作。失败时沿路径退后一格，可能倒地。"],
-    ["aim", "瞄准", "", ["DP-61"], null, "other", "full_round", "attack（瞄准轮数）", "每整轮+1DP，至多+3；只能瞄准3个射程单位内的敌人；其他标准或移动动作或被近战命中会失去好处。"],
-    ["draw_weapon", "拔出武器", "", ["DP-62"], null, "other", "move", "", "拔出正常佩带的近战或远程武器。"],
-    ["draw_small_item", "取出小件物品", "", ["DP-62"], null, "other", "swift", "", "从方便取用的容器中取出小件物品（子弹、弹匣、箭、镖）。"],
-    ["backpack_item", "从背包取物", "", ["DP-62"], null, "other", "full_round", "", "从背包中取出物品并再度背好需要一轮。"],
-    ["reload", "装填弹药", "", ["DP-62"], null, "other", null, "", "自动枪换弹匣、能量匣、单动式步枪装弹为移动动作（单动式步枪需先以迅捷动作拉栓）；弓上箭为迅捷动作；左轮手枪装弹一轮（上弹器：移动动作）；轻弩移动动作；重弩标准动作。弹药已在手中时装填动作降低一级。各武器的装填动作见武器表。"],
-    ["readied_action", "准备动作", "", ["DP-63"], null, "other", "standard", "", "以标准动作宣言所准备的动作与触发条件；下一个动作之前以反射动作回应，可打断触发者的动作；下一轮对应动作被跳过。"],
-    ["willpower", "意志力的使用", "", ["DP-64"], null, "other", "free", "willpower_spend", "检定+3DP、防御+2DP、移动+10米、保持清醒（每场景一次）；长休息恢复1点。"],
-  ]) _MANEUVERS_ROWS.set(r[0], new Maneuver(r, true));
-  const MANEUVERS = new FrozenMap(_MANEUVERS_ROWS);
-  // The 战斗动作 entry with this id or Chinese name.
-  function get_maneuver(key) { return _rt_lookup(MANEUVERS, key, "战斗动作", Maneuver); }
-
-  const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
-
-  // ---- procedures ----
-
-  function _attack_setup(
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
+  let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
+  let power_attack = options.power_attack === undefined ? false : options.power_attack;
+  let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
+  let clear_path = options.clear_path === undefined ? true : options.clear_path;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
+  let willpower = options.willpower === undefined ? false : options.willpower;
+  let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
+  let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
+  let called_shot = options.called_shot === undefined ? null : options.called_shot;
+  let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
+  let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
+  let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
+  let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
+  let targets = options.targets === undefined ? 1 : options.targets;
+  let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  let seize = options.seize === undefined ? false : options.seize;
+  let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
+  let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
+  let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const _trace = [];
+  const _setup = _attack_setup(
     attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
     clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
     called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
     all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
     weapon_unloaded, clinging, _trace
-  ) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    called_shot = called_shot === null || called_shot === undefined ? _NO_CALLEDSHOT : called_shot instanceof CalledShot ? called_shot : get_called_shot(called_shot);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(hands) && 0 <= hands
-      && hands <= 2 && Number.isInteger(extra_speed) && 0 <= extra_speed && extra_speed <= 30
-      && Number.isInteger(extra_armor_piercing) && 0 <= extra_armor_piercing && extra_armor_piercing <= 40
-      && typeof power_attack === 'boolean' && Number.isInteger(charge_meters) && 0 <= charge_meters
-      && charge_meters <= 1000 && typeof clear_path === 'boolean' && Number.isInteger(aim_rounds) && 0 <= aim_rounds
-      && aim_rounds <= 20 && typeof target_unlocated === 'boolean' && typeof willpower === 'boolean'
-      && typeof willpower_move === 'boolean' && typeof defender_willpower === 'boolean'
-      && called_shot.not_specified === null && Number.isInteger(called_shot_reduction) && 0 <= called_shot_reduction
-      && called_shot_reduction <= 20 && typeof target_two_handed === 'boolean' && typeof target_not_strength === 'boolean'
-      && Number.isInteger(grapple_people) && 0 <= grapple_people && grapple_people <= 20 && Number.isInteger(targets)
-      && 1 <= targets && targets <= 100 && typeof coup_de_grace === 'boolean' && typeof all_targets_helpless === 'boolean'
-      && typeof total_defense === 'boolean' && typeof attacker_pinpointed === 'boolean' && Number.isInteger(other_bonus)
-      && (-100) <= other_bonus && other_bonus <= 100 && typeof seize === 'boolean' && Number.isInteger(item_hardness)
-      && 0 <= item_hardness && item_hardness <= 100 && typeof weapon_dropped === 'boolean'
-      && typeof weapon_unloaded === 'boolean' && typeof clinging === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
-        ['int', "距离", distance, 0, 100000], ['int', "用手数", hands, 0, 2], ['int', "额外高速", extra_speed, 0, 30],
-        ['int', "额外破甲", extra_armor_piercing, 0, 40], ['bool', "全力一击", power_attack],
-        ['int', "冲锋距离", charge_meters, 0, 1000], ['bool', "路径畅通", clear_path],
-        ['int', "瞄准轮数", aim_rounds, 0, 20], ['bool', "目标无法定位", target_unlocated],
-        ['bool', "消耗意志力", willpower], ['bool', "消耗意志力移动", willpower_move],
-        ['bool', "防御方消耗意志力", defender_willpower], ['entry', "特定部位", called_shot],
-        ['int', "减少特定部位减值", called_shot_reduction, 0, 20], ['bool', "目标双手持用", target_two_handed],
-        ['bool', "目标非力量操纵", target_not_strength], ['int', "目标所在擒抱人数", grapple_people, 0, 20],
-        ['int', "目标数", targets, 1, 100], ['bool', "致命攻击", coup_de_grace],
-        ['bool', "所有目标都无助", all_targets_helpless], ['bool', "防御方全力防御", total_defense],
-        ['bool', "能精确定位攻击者", attacker_pinpointed], ['int', "其他加值", other_bonus, (-100), 100],
-        ['bool', "以手夺取", seize], ['int', "物品硬度", item_hardness, 0, 100], ['bool', "武器已脱手", weapon_dropped],
-        ['bool', "武器未装填", weapon_unloaded], ['bool', "攀附着防御方", clinging]
-      ]);
-    }
-    let hands_used, ranged, effective_requirement, strength_short, base_range, range_multiplier, max_range, increments;
-    let range_penalty, weak_range_penalty, strength_penalty, charge_bonus, aim_limit, aim_bonus, called_penalty;
-    let grapple_penalty, intrinsic_speed, speed, armor_piercing, basic_start, basic_left, armor_left, dodge_left;
-    let cover_left, parry_left, keep_extras, defender_extras, will_defense, remaining_defense, base_pool, power_bonus;
-    let will_bonus, prone_bonus, attack_pool, dice_, extras_cancelled, sunder_bonus, emptied, own_penalty;
-    if (!(weapon.bombard_damage === 0)) {
-      throw new UseBombard("“" + weapon.name + "”是【炮击】武器：以炮击结算（bombard），而不是普通攻击");
-    }
-    if (!(!weapon.attack_type.resource_defined || true)) {
-      throw new ResourceDefined("“" + weapon.name + "”属于由资源决定检定组成的其他攻击形式，按裁定不以占位检定结算；请按资源给出的判定结算");
-    }
-    hands_used = hands === 0 ? weapon.hands : hands;
-    if (!(!(weapon.attack_type.two_hands_only && hands_used === 1))) {
-      throw new OneHandBow("“" + weapon.name + "”无法单手使用");
-    }
-    if (!(!weapon_dropped || weapon.natural)) {
-      throw new WeaponDropped("武器已被击落：拾起或取出武器之前不能以“" + weapon.name + "”攻击（天生武器除外）");
-    }
-    if (!(!(weapon_unloaded && weapon.single_shot))) {
-      throw new WeaponUnloaded("“" + weapon.name + "”射出后尚未装填，需要先装填弹药");
-    }
-    if (!(!seize || weapon.natural)) {
-      throw new SeizeNeedsHand("只有以手或类似结构的天生武器攻击才能夺取武器，“" + weapon.name + "”不是天生武器");
-    }
-    ranged = weapon.attack_type.ranged;
-    if (!(!clinging || weapon.natural || hands_used === 1 && !ranged)) {
-      throw new ClingingWeapon("攀附者只能使用肉搏武器或单手近战武器攻击被攀附者");
-    }
-    effective_requirement = weapon.strength - (
-      hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0
-    ) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
-    strength_short = Math.max(0, effective_requirement - attacker.strength);
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let", "实际力量要求" + String(effective_requirement) + "，力量差额" + String(strength_short),
-      [["strength_short", strength_short]]
-    ));
-    base_range = weapon.base_range > 0 ? weapon.base_range : weapon.attack_type.default_base_range;
-    range_multiplier = Math.max(
-      1,
-      weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * strength_short
-    );
-    max_range = ranged ? base_range * range_multiplier : 0;
-    if (!(!ranged || base_range === 0 || distance <= max_range)) {
-      throw new OutOfRange("目标距离" + String(distance) + "米，超出最大射程" + String(max_range) + "米，无法进行有意义的攻击");
-    }
-    increments = ranged && base_range > 0 ? Math.max(0, _rt_ceildiv(distance, base_range) - 1) : 0;
-    range_penalty = _R_RANGE_PENALTY_PER_INCREMENT * increments;
-    weak_range_penalty = strength_short > 0 ? _R_UNDER_STRENGTH_RANGE_PENALTY * increments : 0;
-    strength_penalty = _R_STRENGTH_PENALTY_PER_POINT * strength_short;
-    if (!(!power_attack || !ranged)) {
-      throw new MeleeOnly("该选项只能用于近战攻击，而“" + weapon.name + "”是远程武器");
-    }
-    if (!(charge_meters === 0 || !ranged)) {
-      throw new MeleeOnly("该选项只能用于近战攻击，而“" + weapon.name + "”是远程武器");
-    }
-    if (!(charge_meters === 0 || clear_path)) {
-      throw new ChargeBlocked("冲锋需要一条畅通无阻的清晰路径");
-    }
-    if (!(charge_meters === 0 || !attacker.prone)) {
-      throw new ProneCannotCharge("倒地状态下只能半速移动，不能冲锋");
-    }
-    if (!(!willpower_move || attacker.willpower > 0)) {
-      throw new BadWillpower("没有可消耗的意志力");
-    }
-    if (!(charge_meters <= _R_CHARGE_MAX_SPEED_MULTIPLE * (attacker.move_speed + (willpower_move ? _R_WILLPOWER_MOVE_BONUS : 0)))) {
-      throw new ChargeTooFar("冲锋最多移动移动速度的两倍（" + String(attacker.move_speed) + "×2米），而非" + String(charge_meters) + "米");
-    }
-    charge_bonus = Math.min(charge_meters * _R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense);
-    aim_limit = _R_AIM_MAX_INCREMENTS * base_range;
-    if (!(aim_rounds === 0 || !ranged || distance <= aim_limit)) {
-      throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
-    }
-    if (aim_rounds > 0 && !ranged) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "瞄准只用于远程攻击：这次近战攻击不计瞄准轮数" + String(aim_rounds) + "（瞄准随之失去）", []
-      ));
-    }
-    if (!(aim_rounds === 0 || !target_unlocated)) {
-      throw new AimUnlocated("瞄准需要敌人能被精确定位或模糊定位");
-    }
-    aim_bonus = !ranged ? 0 : hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
-      aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
-    ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
-    if (!(!willpower || attacker.willpower > 0)) {
-      throw new BadWillpower("没有可消耗的意志力");
-    }
-    if (!(!called_shot.given || targets === 1)) {
-      throw new CalledShotMultipleTargets("无法同时对" + String(targets) + "个单位进行特定部位攻击");
-    }
-    called_penalty = called_shot.given ? Math.max(0, called_shot.penalty - called_shot_reduction) : 0;
-    grapple_penalty = ranged && targets === 1 ? Math.max(
-      0,
-      _R_GRAPPLE_SHOT_PENALTY_PER_PERSON * grapple_people - _rt_floordiv(
-        called_shot_reduction, _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT
-      )
-    ) : 0;
-    if (!(!coup_de_grace || defender.helpless && (targets === 1 || all_targets_helpless))) {
-      throw new NotHelpless("致命攻击只能对处于无助状态的目标发动");
-    }
-    if (!(!coup_de_grace || defender.has_vitals)) {
-      throw new NoVitals("致命攻击对无致命处的生物或物品没有效果");
-    }
-    intrinsic_speed = weapon.speed < 0 ? weapon.attack_type.speed : weapon.speed;
-    speed = (
-      total_defense && attacker_pinpointed || weapon.attack_type.point_blank_ignores_speed
-      && distance <= _R_FIREARM_POINT_BLANK_RANGE ? 0 : intrinsic_speed
-    ) + extra_speed;
-    armor_piercing = weapon.armor_piercing + extra_armor_piercing;
-    basic_start = defender.flat_footed || defender.helpless || defender.feinted && !ranged ? 0 : defender.basic_defense;
-    basic_left = Math.max(0, basic_start - speed * _R_SPEED_PER_POINT);
-    armor_left = Math.max(0, defender.armor_defense - _rt_floordiv(armor_piercing, _R_ARMOR_PIERCING_DIVISOR));
-    dodge_left = defender.dodge_defense + (
-      defender.aware && basic_start > 0 ? called_penalty : 0
-    ) + (total_defense ? defender.basic_defense : 0);
-    cover_left = defender.cover_defense + (defender.prone && ranged ? _R_PRONE_RANGED_COVER : 0);
-    parry_left = Math.max(
-      0, defender.parry_defense - (!ranged ? defender.feint_parry_penalty : 0) - defender.grapple_loss
-    );
-    keep_extras = false;
-    defender_extras = (
-      basic_left > 0 || keep_extras ? defender.basic_extras : 0
-    ) + (armor_left > 0 || keep_extras ? defender.armor_extras : 0) + (parry_left > 0 || keep_extras ? defender.parry_extras : 0) + (cover_left > 0 || keep_extras ? defender.cover_extras : 0) + (dodge_left > 0 || keep_extras ? defender.dodge_extras : 0);
-    if (!(!defender_willpower || defender.willpower > 0)) {
-      throw new BadWillpower("没有可消耗的意志力");
-    }
-    will_defense = defender_willpower ? _R_WILLPOWER_DEFENSE_BONUS : 0;
-    remaining_defense = basic_left + armor_left + parry_left + cover_left + dodge_left + will_defense;
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let",
-      "高速" + String(speed) + "、破甲" + String(armor_piercing) + "之后，防御方剩余防御" + String(remaining_defense) + "（含意志力加值" + String(will_defense) + "），附加成功" + String(defender_extras),
-      [["remaining_defense", remaining_defense]]
-    ));
-    base_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon);
-    power_bonus = power_attack ? _R_POWER_ATTACK_BONUS : 0;
-    will_bonus = willpower ? _R_WILLPOWER_CHECK_BONUS : 0;
-    prone_bonus = defender.prone && !ranged ? _R_PRONE_MELEE_BONUS : 0;
-    attack_pool = base_pool - range_penalty - weak_range_penalty - strength_penalty - weapon.oversize_penalty + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus - attacker.grapple_loss + other_bonus;
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let",
-      "攻击DP" + String(attack_pool) + "（基础" + String(base_pool) + "，射程减值" + String(range_penalty) + "，力量不足射程减值" + String(weak_range_penalty) + "，力量不足减值" + String(strength_penalty) + "，超体积减值" + String(weapon.oversize_penalty) + "，瞄准" + String(aim_bonus) + "，冲锋" + String(charge_bonus) + "，强力攻击" + String(power_bonus) + "，意志" + String(will_bonus) + "，特定部位减值" + String(called_penalty) + "，倒地" + String(prone_bonus) + "，擒抱劣势" + String(attacker.grapple_loss) + "，其他" + String(other_bonus) + "）",
-      [["attack_pool", attack_pool]]
-    ));
-    dice_ = Math.max(0, attack_pool - remaining_defense);
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let",
-      "攻击DP" + String(attack_pool) + "减去剩余防御" + String(remaining_defense) + "，掷" + String(dice_) + "个骰子",
-      [["dice", dice_]]
-    ));
-    extras_cancelled = defender_extras;
-    sunder_bonus = called_shot.save === "opposed_sunder" ? (target_two_handed ? _R_SUNDER_TWO_HANDS_BONUS : 0) - (target_not_strength ? _R_SUNDER_NOT_STRENGTH_PENALTY : 0) + Math.max(0, defender.size - attacker.size) : 0;
-    emptied = attacker.counts_loading && weapon.single_shot;
-    own_penalty = Math.min(attacker.basic_defense, (power_attack ? _R_POWER_ATTACK_DEFENSE_PENALTY : 0) + charge_bonus);
-    if (dice_ > 300) {
-      _rt_within("骰池骰子数", dice_, 300);
-    }
-    return [
-      weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
-      own_penalty
-    ];
-  }
-
-  const ATTACK_FIELDS = Object.freeze([
-    "hit", "net", "damage", "damage_type", "melee", "melee_hit", "condition", "condition_points", "dice",
-    "defender_extras", "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage", "willpower_spent",
-    "defender_willpower_spent", "dropped", "seized", "emptied"
-  ]);
-  // The result of attack (攻击与防御的对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class AttackResult extends Result {}
-  AttackResult.PROCEDURE = "attack";
-  AttackResult.FIELDS = ATTACK_FIELDS;
-
-  // 攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）
-  function attack(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options,
-      [
-        "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-        "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
-        "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
-        "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded", "clinging", "dice"
-      ]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
-    let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
-    let power_attack = options.power_attack === undefined ? false : options.power_attack;
-    let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
-    let clear_path = options.clear_path === undefined ? true : options.clear_path;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
-    let willpower = options.willpower === undefined ? false : options.willpower;
-    let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
-    let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
-    let called_shot = options.called_shot === undefined ? null : options.called_shot;
-    let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
-    let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
-    let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
-    let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
-    let targets = options.targets === undefined ? 1 : options.targets;
-    let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
-    let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    let seize = options.seize === undefined ? false : options.seize;
-    let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
-    let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
-    let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const _trace = [];
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-      clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
-      called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
-      all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, clinging, _trace
-    );
-    weapon = _setup[0];
-    called_shot = _setup[1];
-    const ranged = _setup[2];
-    const grapple_penalty = _setup[3];
-    const defender_extras = _setup[4];
-    const dice_ = _setup[5];
-    const extras_cancelled = _setup[6];
-    const sunder_bonus = _setup[7];
-    const emptied = _setup[8];
-    const own_penalty = _setup[9];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _raw_roll, raw, after_cancel, hit, net, damage, condition_points, contested, _contest_roll, contest;
-    let contest_total, attacker_side, severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
-    _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace, 1000);
-    _rolls.push(_raw_roll);
-    raw = _raw_roll.successes;
+  );
+  weapon = _setup[0];
+  called_shot = _setup[1];
+  const ranged = _setup[2];
+  const grapple_penalty = _setup[3];
+  const defender_extras = _setup[4];
+  const dice_ = _setup[5];
+  const extras_cancelled = _setup[6];
+  const sunder_bonus = _setup[7];
+  const emptied = _setup[8];
+  const own_penalty = _setup[9];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _raw_roll, raw, after_cancel, hit, net, damage, condition_points, contested, _contest_roll, contest;
+  let contest_total, attacker_side, severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
+  _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace, 1000);
+  _rolls.push(_raw_roll);
+  raw = _raw_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("检定成功数", _raw_roll),
+    [["command", _raw_roll.command], ["faces", _raw_roll.faces], ["raw", raw]]
+  ));
+  after_cancel = raw - extras_cancelled - grapple_penalty;
+  hit = after_cancel > 0;
+  net = hit ? after_cancel + attacker.attack_extras : 0;
+  if (grapple_penalty > 0) {
     _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("检定成功数", _raw_roll),
-      [["command", _raw_roll.command], ["faces", _raw_roll.faces], ["raw", raw]]
+      "note", "擒抱中有" + String(grapple_people) + "人，成功数减" + String(grapple_penalty), []
     ));
-    after_cancel = raw - extras_cancelled - grapple_penalty;
-    hit = after_cancel > 0;
-    net = hit ? after_cancel + attacker.attack_extras : 0;
-    if (grapple_penalty > 0) {
-      _trace.push(new TraceStep(
-        "note", "擒抱中有" + String(grapple_people) + "人，成功数减" + String(grapple_penalty), []
-      ));
-    }
-    if (!hit) {
-      _trace.push(new TraceStep(
-        "note", "防御方附加成功" + String(extras_cancelled) + "抵消" + String(raw) + "个成功，攻击未命中", []
-      ));
-    }
-    if (hit) {
-      _trace.push(new TraceStep(
-        "note",
-        "成功数" + String(raw) + "减去防御方附加成功" + String(extras_cancelled) + "，再加攻击附加成功" + String(attacker.attack_extras) + "，胜出数" + String(net),
-        []
-      ));
-    }
-    damage = called_shot.deals_damage || !called_shot.given ? net : 0;
-    condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
-    if (hit && damage > 0) {
-      _trace.push(new TraceStep("note", "造成" + String(damage) + "点" + weapon.damage_type.name + "伤害", []));
-    }
-    if (condition_points > 0) {
-      _trace.push(new TraceStep(
-        "note", "对" + called_shot.name + "造成" + String(condition_points) + "点" + called_shot.track.name, []
-      ));
-    }
-    contested = hit && called_shot.given && called_shot.save !== "standard";
-    if (contested) {
-      _contest_roll = _rt_roll_pool(
-        _source, _POOL,
-        called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
-          0, defender.strength + defender.martial + defender.specialty + sunder_bonus
-        ),
-        called_shot.save === "fortitude" ? defender.save_extras : 0, false, 1000
-      );
-      _rolls.push(_contest_roll);
-      contest = _contest_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("部位效果对抗", _contest_roll),
-        [["command", _contest_roll.command], ["faces", _contest_roll.faces], ["contest", contest]]
-      ));
-    }
-    else {
-      contest = 0;
-    }
-    contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
-    attacker_side = net + (called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0);
-    severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
-    disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
-    sunder_failures = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
-    item_damage = Math.max(0, sunder_failures - item_hardness);
-    dropped = disarmed;
-    seized = disarmed && seize;
-    if (severity_steps > 0) {
-      _trace.push(new TraceStep(
-        "note",
-        "胜出数" + String(net) + "对抗强韧豁免" + String(contest_total) + "，可将" + String(severity_steps) + "点伤害的严重程度加深一级",
-        []
-      ));
-    }
-    if (disarmed) {
-      _trace.push(new TraceStep(
-        "note", "胜出数" + String(net) + "对抗" + String(contest_total) + "，目标的武器脱手", []
-      ));
-    }
-    if (item_damage > 0) {
-      _trace.push(new TraceStep(
-        "note",
-        "胜出数" + String(attacker_side) + "对抗" + String(contest_total) + "，目标的武器或盾牌受到" + String(item_damage) + "点伤害（已突破硬度" + String(item_hardness) + "）",
-        []
-      ));
-    }
-    if (seized) {
-      _trace.push(new TraceStep("note", "以手夺取了目标脱手的武器", []));
-    }
-    if (emptied) {
-      _trace.push(new TraceStep("note", "“" + weapon.name + "”射出后需要重新装填", []));
-    }
-    if (own_penalty > 0) {
-      _trace.push(new TraceStep(
-        "note", "到下次行动前，攻击方的基础防御降低" + String(own_penalty) + "（全力一击与冲锋，不低于0）", []
-      ));
-    }
-    return _rt_result(
-      AttackResult,
-      [
-        hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
-        condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
-        severity_steps, disarmed, item_damage, (willpower ? 1 : 0) + (willpower_move ? 1 : 0), defender_willpower ? 1 : 0,
-        dropped, seized, emptied
-      ],
-      _rolls, _trace
+  }
+  if (!hit) {
+    _trace.push(new TraceStep(
+      "note", "防御方附加成功" + String(extras_cancelled) + "抵消" + String(raw) + "个成功，攻击未命中", []
+    ));
+  }
+  if (hit) {
+    _trace.push(new TraceStep(
+      "note",
+      "成功数" + String(raw) + "减去防御方附加成功" + String(extras_cancelled) + "，再加攻击附加成功" + String(attacker.attack_extras) + "，胜出数" + String(net),
+      []
+    ));
+  }
+  damage = called_shot.deals_damage || !called_shot.given ? net : 0;
+  condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
+  if (hit && damage > 0) {
+    _trace.push(new TraceStep("note", "造成" + String(damage) + "点" + weapon.damage_type.name + "伤害", []));
+  }
+  if (condition_points > 0) {
+    _trace.push(new TraceStep(
+      "note", "对" + called_shot.name + "造成" + String(condition_points) + "点" + called_shot.track.name, []
+    ));
+  }
+  contested = hit && called_shot.given && called_shot.save !== "standard";
+  if (contested) {
+    _contest_roll = _rt_roll_pool(
+      _source, _POOL,
+      called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+        0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+      ),
+      called_shot.save === "fortitude" ? defender.save_extras : 0, false, 1000
+    );
+    _rolls.push(_contest_roll);
+    contest = _contest_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("部位效果对抗", _contest_roll),
+      [["command", _contest_roll.command], ["faces", _contest_roll.faces], ["contest", contest]]
+    ));
+  }
+  else {
+    contest = 0;
+  }
+  contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
+  attacker_side = net + (called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0);
+  severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
+  disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
+  sunder_failures = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
+  item_damage = Math.max(0, sunder_failures - item_hardness);
+  dropped = disarmed;
+  seized = disarmed && seize;
+  if (severity_steps > 0) {
+    _trace.push(new TraceStep(
+      "note",
+      "胜出数" + String(net) + "对抗强韧豁免" + String(contest_total) + "，可将" + String(severity_steps) + "点伤害的严重程度加深一级",
+      []
+    ));
+  }
+  if (disarmed) {
+    _trace.push(new TraceStep(
+      "note", "胜出数" + String(net) + "对抗" + String(contest_total) + "，目标的武器脱手", []
+    ));
+  }
+  if (item_damage > 0) {
+    _trace.push(new TraceStep(
+      "note",
+      "胜出数" + String(attacker_side) + "对抗" + String(contest_total) + "，目标的武器或盾牌受到" + String(item_damage) + "点伤害（已突破硬度" + String(item_hardness) + "）",
+      []
+    ));
+  }
+  if (seized) {
+    _trace.push(new TraceStep("note", "以手夺取了目标脱手的武器", []));
+  }
+  if (emptied) {
+    _trace.push(new TraceStep("note", "“" + weapon.name + "”射出后需要重新装填", []));
+  }
+  if (own_penalty > 0) {
+    _trace.push(new TraceStep(
+      "note", "到下次行动前，攻击方的基础防御降低" + String(own_penalty) + "（全力一击与冲锋，不低于0）", []
+    ));
+  }
+  return _rt_result(
+    AttackResult,
+    [
+      hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
+      condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
+      severity_steps, disarmed, item_damage, (willpower ? 1 : 0) + (willpower_move ? 1 : 0), defender_willpower ? 1 : 0,
+      dropped, seized, emptied
+    ],
+    _rolls, _trace
+  );
+}
+
+function _attack_roll(
+  dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
+  own_penalty, attacker, defender, willpower, willpower_move, defender_willpower, coup_de_grace, seize, item_hardness
+) {
+  let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
+  let severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
+  raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
+  after_cancel = raw - extras_cancelled - grapple_penalty;
+  hit = after_cancel > 0;
+  net = hit ? after_cancel + attacker.attack_extras : 0;
+  damage = called_shot.deals_damage || !called_shot.given ? net : 0;
+  condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
+  contested = hit && called_shot.given && called_shot.save !== "standard";
+  if (contested) {
+    contest = _rt_pool_successes(
+      dice,
+      called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+        0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+      ),
+      10, 8, 10, 1000
     );
   }
+  else {
+    contest = 0;
+  }
+  contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
+  attacker_side = net + (called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0);
+  severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
+  disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
+  sunder_failures = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
+  item_damage = Math.max(0, sunder_failures - item_hardness);
+  dropped = disarmed;
+  seized = disarmed && seize;
+  return [
+    hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged, condition_points > 0 ? called_shot.track.id : "",
+    condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage,
+    (willpower ? 1 : 0) + (willpower_move ? 1 : 0), defender_willpower ? 1 : 0, dropped, seized, emptied
+  ];
+}
 
-  function _attack_roll(
+// 攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace.
+function attack_fast(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options,
+    [
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
+      "weapon_dropped", "weapon_unloaded", "clinging", "dice"
+    ]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
+  let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
+  let power_attack = options.power_attack === undefined ? false : options.power_attack;
+  let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
+  let clear_path = options.clear_path === undefined ? true : options.clear_path;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
+  let willpower = options.willpower === undefined ? false : options.willpower;
+  let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
+  let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
+  let called_shot = options.called_shot === undefined ? null : options.called_shot;
+  let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
+  let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
+  let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
+  let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
+  let targets = options.targets === undefined ? 1 : options.targets;
+  let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  let seize = options.seize === undefined ? false : options.seize;
+  let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
+  let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
+  let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+    clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+    called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+    all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
+    weapon_unloaded, clinging, null
+  );
+  weapon = _setup[0];
+  called_shot = _setup[1];
+  const ranged = _setup[2];
+  const grapple_penalty = _setup[3];
+  const defender_extras = _setup[4];
+  const dice_ = _setup[5];
+  const extras_cancelled = _setup[6];
+  const sunder_bonus = _setup[7];
+  const emptied = _setup[8];
+  const own_penalty = _setup[9];
+  const dice = _rt_dice_source(options.dice);
+  return _attack_roll(
     dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
     own_penalty, attacker, defender, willpower, willpower_move, defender_willpower, coup_de_grace, seize, item_hardness
-  ) {
+  );
+}
+
+// 攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome array.
+function attack_prepare(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options,
+    [
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
+      "weapon_dropped", "weapon_unloaded", "clinging"
+    ]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
+  let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
+  let power_attack = options.power_attack === undefined ? false : options.power_attack;
+  let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
+  let clear_path = options.clear_path === undefined ? true : options.clear_path;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
+  let willpower = options.willpower === undefined ? false : options.willpower;
+  let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
+  let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
+  let called_shot = options.called_shot === undefined ? null : options.called_shot;
+  let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
+  let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
+  let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
+  let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
+  let targets = options.targets === undefined ? 1 : options.targets;
+  let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  let seize = options.seize === undefined ? false : options.seize;
+  let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
+  let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
+  let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+    clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+    called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+    all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
+    weapon_unloaded, clinging, null
+  );
+  weapon = _setup[0];
+  called_shot = _setup[1];
+  const ranged = _setup[2];
+  const grapple_penalty = _setup[3];
+  const defender_extras = _setup[4];
+  const dice_ = _setup[5];
+  const extras_cancelled = _setup[6];
+  const sunder_bonus = _setup[7];
+  const emptied = _setup[8];
+  const own_penalty = _setup[9];
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _damage = called_shot.deals_damage || !called_shot.given;
+  const _condition_points = called_shot.given && called_shot.net_per_point > 0;
+  const _called_shot_net_per_point = called_shot.net_per_point;
+  const _contested = called_shot.given && called_shot.save !== "standard";
+  const _contest = called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+    0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+  );
+  const _contest_2 = called_shot.save === "fortitude" ? defender.save_extras : 0;
+  const _attacker_side = called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0;
+  const _severity_steps = called_shot.save === "fortitude";
+  const _disarmed = called_shot.save === "opposed_strength";
+  const _sunder_failures = called_shot.save === "opposed_sunder";
+  const _weapon_damage_type_id = weapon.damage_type.id;
+  const _not_ranged = !ranged;
+  const _called_shot_track_id = called_shot.track.id;
+  const _out14 = (willpower ? 1 : 0) + (willpower_move ? 1 : 0);
+  const _out15 = defender_willpower ? 1 : 0;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
     let severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
     raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
     after_cancel = raw - extras_cancelled - grapple_penalty;
     hit = after_cancel > 0;
-    net = hit ? after_cancel + attacker.attack_extras : 0;
-    damage = called_shot.deals_damage || !called_shot.given ? net : 0;
-    condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
-    contested = hit && called_shot.given && called_shot.save !== "standard";
+    net = hit ? after_cancel + _attacker_attack_extras : 0;
+    damage = _damage ? net : 0;
+    condition_points = _condition_points ? _rt_floordiv(net, _called_shot_net_per_point) : 0;
+    contested = _contested && hit;
     if (contested) {
-      contest = _rt_pool_successes(
-        dice,
-        called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
-          0, defender.strength + defender.martial + defender.specialty + sunder_bonus
-        ),
-        10, 8, 10, 1000
-      );
+      contest = _rt_pool_successes(dice, _contest, 10, 8, 10, 1000);
     }
     else {
       contest = 0;
     }
-    contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
-    attacker_side = net + (called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0);
-    severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
-    disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
-    sunder_failures = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
+    contest_total = contested ? contest + _contest_2 : 0;
+    attacker_side = net + _attacker_side;
+    severity_steps = _severity_steps && contested ? Math.max(0, attacker_side - contest_total) : 0;
+    disarmed = _disarmed && contested && attacker_side > contest_total;
+    sunder_failures = _sunder_failures && contested ? Math.max(0, attacker_side - contest_total) : 0;
     item_damage = Math.max(0, sunder_failures - item_hardness);
     dropped = disarmed;
-    seized = disarmed && seize;
+    seized = seize && disarmed;
     return [
-      hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged, condition_points > 0 ? called_shot.track.id : "",
-      condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage,
-      (willpower ? 1 : 0) + (willpower_move ? 1 : 0), defender_willpower ? 1 : 0, dropped, seized, emptied
+      hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged && hit,
+      condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty,
+      severity_steps, disarmed, item_damage, _out14, _out15, dropped, seized, emptied
     ];
   }
+}
 
-  // 攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace.
-  function attack_fast(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options,
-      [
-        "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-        "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
-        "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
-        "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded", "clinging", "dice"
-      ]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
-    let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
-    let power_attack = options.power_attack === undefined ? false : options.power_attack;
-    let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
-    let clear_path = options.clear_path === undefined ? true : options.clear_path;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
-    let willpower = options.willpower === undefined ? false : options.willpower;
-    let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
-    let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
-    let called_shot = options.called_shot === undefined ? null : options.called_shot;
-    let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
-    let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
-    let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
-    let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
-    let targets = options.targets === undefined ? 1 : options.targets;
-    let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
-    let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    let seize = options.seize === undefined ? false : options.seize;
-    let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
-    let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
-    let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-      clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
-      called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
-      all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, clinging, null
-    );
-    weapon = _setup[0];
-    called_shot = _setup[1];
-    const ranged = _setup[2];
-    const grapple_penalty = _setup[3];
-    const defender_extras = _setup[4];
-    const dice_ = _setup[5];
-    const extras_cancelled = _setup[6];
-    const sunder_bonus = _setup[7];
-    const emptied = _setup[8];
-    const own_penalty = _setup[9];
-    const dice = _rt_dice_source(options.dice);
-    return _attack_roll(
-      dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
-      own_penalty, attacker, defender, willpower, willpower_move, defender_willpower, coup_de_grace, seize, item_hardness
-    );
-  }
-
-  // 攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome array.
-  function attack_prepare(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options,
-      [
-        "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-        "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
-        "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
-        "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded", "clinging"
-      ]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
-    let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
-    let power_attack = options.power_attack === undefined ? false : options.power_attack;
-    let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
-    let clear_path = options.clear_path === undefined ? true : options.clear_path;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
-    let willpower = options.willpower === undefined ? false : options.willpower;
-    let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
-    let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
-    let called_shot = options.called_shot === undefined ? null : options.called_shot;
-    let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
-    let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
-    let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
-    let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
-    let targets = options.targets === undefined ? 1 : options.targets;
-    let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
-    let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    let seize = options.seize === undefined ? false : options.seize;
-    let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
-    let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
-    let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-      clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
-      called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
-      all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, clinging, null
-    );
-    weapon = _setup[0];
-    called_shot = _setup[1];
-    const ranged = _setup[2];
-    const grapple_penalty = _setup[3];
-    const defender_extras = _setup[4];
-    const dice_ = _setup[5];
-    const extras_cancelled = _setup[6];
-    const sunder_bonus = _setup[7];
-    const emptied = _setup[8];
-    const own_penalty = _setup[9];
+// 攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS.
+function attack_odds(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options,
+    [
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
+      "weapon_dropped", "weapon_unloaded", "clinging"
+    ]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
+  let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
+  let power_attack = options.power_attack === undefined ? false : options.power_attack;
+  let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
+  let clear_path = options.clear_path === undefined ? true : options.clear_path;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
+  let willpower = options.willpower === undefined ? false : options.willpower;
+  let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
+  let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
+  let called_shot = options.called_shot === undefined ? null : options.called_shot;
+  let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
+  let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
+  let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
+  let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
+  let targets = options.targets === undefined ? 1 : options.targets;
+  let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  let seize = options.seize === undefined ? false : options.seize;
+  let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
+  let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
+  let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+    clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+    called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+    all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
+    weapon_unloaded, clinging, null
+  );
+  weapon = _setup[0];
+  called_shot = _setup[1];
+  const ranged = _setup[2];
+  const grapple_penalty = _setup[3];
+  const defender_extras = _setup[4];
+  const dice_ = _setup[5];
+  const extras_cancelled = _setup[6];
+  const sunder_bonus = _setup[7];
+  const emptied = _setup[8];
+  const own_penalty = _setup[9];
+  const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  {
     const _attacker_attack_extras = attacker.attack_extras;
     const _damage = called_shot.deals_damage || !called_shot.given;
     const _condition_points = called_shot.given && called_shot.net_per_point > 0;
@@ -4568,437 +4680,383 @@
     const _called_shot_track_id = called_shot.track.id;
     const _out14 = (willpower ? 1 : 0) + (willpower_move ? 1 : 0);
     const _out15 = defender_willpower ? 1 : 0;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
-      let severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
-      raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
-      after_cancel = raw - extras_cancelled - grapple_penalty;
-      hit = after_cancel > 0;
-      net = hit ? after_cancel + _attacker_attack_extras : 0;
-      damage = _damage ? net : 0;
-      condition_points = _condition_points ? _rt_floordiv(net, _called_shot_net_per_point) : 0;
-      contested = _contested && hit;
-      if (contested) {
-        contest = _rt_pool_successes(dice, _contest, 10, 8, 10, 1000);
-      }
-      else {
-        contest = 0;
-      }
-      contest_total = contested ? contest + _contest_2 : 0;
-      attacker_side = net + _attacker_side;
-      severity_steps = _severity_steps && contested ? Math.max(0, attacker_side - contest_total) : 0;
-      disarmed = _disarmed && contested && attacker_side > contest_total;
-      sunder_failures = _sunder_failures && contested ? Math.max(0, attacker_side - contest_total) : 0;
-      item_damage = Math.max(0, sunder_failures - item_hardness);
-      dropped = disarmed;
-      seized = seize && disarmed;
-      return [
-        hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged && hit,
-        condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty,
-        severity_steps, disarmed, item_damage, _out14, _out15, dropped, seized, emptied
-      ];
-    }
-  }
-
-  // 攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS.
-  function attack_odds(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options,
-      [
-        "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-        "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
-        "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
-        "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded", "clinging"
-      ]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
-    let extra_armor_piercing = options.extra_armor_piercing === undefined ? 0 : options.extra_armor_piercing;
-    let power_attack = options.power_attack === undefined ? false : options.power_attack;
-    let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
-    let clear_path = options.clear_path === undefined ? true : options.clear_path;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
-    let willpower = options.willpower === undefined ? false : options.willpower;
-    let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
-    let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
-    let called_shot = options.called_shot === undefined ? null : options.called_shot;
-    let called_shot_reduction = options.called_shot_reduction === undefined ? 0 : options.called_shot_reduction;
-    let target_two_handed = options.target_two_handed === undefined ? false : options.target_two_handed;
-    let target_not_strength = options.target_not_strength === undefined ? false : options.target_not_strength;
-    let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
-    let targets = options.targets === undefined ? 1 : options.targets;
-    let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
-    let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    let seize = options.seize === undefined ? false : options.seize;
-    let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
-    let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
-    let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-      clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
-      called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
-      all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, clinging, null
-    );
-    weapon = _setup[0];
-    called_shot = _setup[1];
-    const ranged = _setup[2];
-    const grapple_penalty = _setup[3];
-    const defender_extras = _setup[4];
-    const dice_ = _setup[5];
-    const extras_cancelled = _setup[6];
-    const sunder_bonus = _setup[7];
-    const emptied = _setup[8];
-    const own_penalty = _setup[9];
-    const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    {
-      const _attacker_attack_extras = attacker.attack_extras;
-      const _damage = called_shot.deals_damage || !called_shot.given;
-      const _condition_points = called_shot.given && called_shot.net_per_point > 0;
-      const _called_shot_net_per_point = called_shot.net_per_point;
-      const _contested = called_shot.given && called_shot.save !== "standard";
-      const _contest = called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
-        0, defender.strength + defender.martial + defender.specialty + sunder_bonus
-      );
-      const _contest_2 = called_shot.save === "fortitude" ? defender.save_extras : 0;
-      const _attacker_side = called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0;
-      const _severity_steps = called_shot.save === "fortitude";
-      const _disarmed = called_shot.save === "opposed_strength";
-      const _sunder_failures = called_shot.save === "opposed_sunder";
-      const _weapon_damage_type_id = weapon.damage_type.id;
-      const _not_ranged = !ranged;
-      const _called_shot_track_id = called_shot.track.id;
-      const _out14 = (willpower ? 1 : 0) + (willpower_move ? 1 : 0);
-      const _out15 = defender_willpower ? 1 : 0;
-      if (!_contested) {
-        let item_damage, raw, after_cancel, hit, net, damage, condition_points;
-        item_damage = Math.max(0, 0 - item_hardness);
-        for (const _raw_item of _odds.outcomes(
-          _p, (coup_de_grace ? _rt_all_succeed_distribution(dice_) : _rt_pool_distribution(dice_, 10, 8, 10))
-        )) {
-          raw = _raw_item[0];
-          const _raw_p = _p * _raw_item[1];
-          after_cancel = raw - extras_cancelled - grapple_penalty;
-          hit = after_cancel > 0;
-          net = hit ? after_cancel + _attacker_attack_extras : 0;
-          damage = _damage ? net : 0;
-          condition_points = _condition_points ? _rt_floordiv(net, _called_shot_net_per_point) : 0;
-          _odds.put(
-            [
-              hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged && hit,
-              condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty, 0,
-              false, item_damage, _out14, _out15, false, false, emptied
-            ],
-            _raw_p
-          );
-        }
-        return _odds.build();
-      }
-    }
-    let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
-    let severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
-    for (const _raw_item of _odds.outcomes(
-      _p, (coup_de_grace ? _rt_all_succeed_distribution(dice_) : _rt_pool_distribution(dice_, 10, 8, 10))
-    )) {
-      raw = _raw_item[0];
-      const _raw_p = _p * _raw_item[1];
-      after_cancel = raw - extras_cancelled - grapple_penalty;
-      hit = after_cancel > 0;
-      net = hit ? after_cancel + attacker.attack_extras : 0;
-      damage = called_shot.deals_damage || !called_shot.given ? net : 0;
-      condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
-      contested = hit && called_shot.given && called_shot.save !== "standard";
-      for (const _contest_item of (contested ? _odds.outcomes(
-        _raw_p,
-        _rt_pool_distribution(
-          called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
-            0, defender.strength + defender.martial + defender.specialty + sunder_bonus
-          ),
-          10, 8, 10
-        )
-      ) : _rt_ZERO_ITEMS)) {
-        contest = _contest_item[0];
-        const _contest_p = _raw_p * _contest_item[1];
-        contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
-        attacker_side = net + (called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0);
-        severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
-        disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
-        sunder_failures = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
-        item_damage = Math.max(0, sunder_failures - item_hardness);
-        dropped = disarmed;
-        seized = disarmed && seize;
+    if (!_contested) {
+      let item_damage, raw, after_cancel, hit, net, damage, condition_points;
+      item_damage = Math.max(0, 0 - item_hardness);
+      for (const _raw_item of _odds.outcomes(
+        _p, (coup_de_grace ? _rt_all_succeed_distribution(dice_) : _rt_pool_distribution(dice_, 10, 8, 10))
+      )) {
+        raw = _raw_item[0];
+        const _raw_p = _p * _raw_item[1];
+        after_cancel = raw - extras_cancelled - grapple_penalty;
+        hit = after_cancel > 0;
+        net = hit ? after_cancel + _attacker_attack_extras : 0;
+        damage = _damage ? net : 0;
+        condition_points = _condition_points ? _rt_floordiv(net, _called_shot_net_per_point) : 0;
         _odds.put(
           [
-            hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
-            condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
-            severity_steps, disarmed, item_damage, (willpower ? 1 : 0) + (willpower_move ? 1 : 0),
-            defender_willpower ? 1 : 0, dropped, seized, emptied
+            hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged && hit,
+            condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty, 0,
+            false, item_damage, _out14, _out15, false, false, emptied
           ],
-          _contest_p
+          _raw_p
         );
       }
+      return _odds.build();
     }
-    return _odds.build();
   }
+  let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
+  let severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
+  for (const _raw_item of _odds.outcomes(
+    _p, (coup_de_grace ? _rt_all_succeed_distribution(dice_) : _rt_pool_distribution(dice_, 10, 8, 10))
+  )) {
+    raw = _raw_item[0];
+    const _raw_p = _p * _raw_item[1];
+    after_cancel = raw - extras_cancelled - grapple_penalty;
+    hit = after_cancel > 0;
+    net = hit ? after_cancel + attacker.attack_extras : 0;
+    damage = called_shot.deals_damage || !called_shot.given ? net : 0;
+    condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
+    contested = hit && called_shot.given && called_shot.save !== "standard";
+    for (const _contest_item of (contested ? _odds.outcomes(
+      _raw_p,
+      _rt_pool_distribution(
+        called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+          0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+        ),
+        10, 8, 10
+      )
+    ) : _rt_ZERO_ITEMS)) {
+      contest = _contest_item[0];
+      const _contest_p = _raw_p * _contest_item[1];
+      contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
+      attacker_side = net + (called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0);
+      severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
+      disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
+      sunder_failures = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
+      item_damage = Math.max(0, sunder_failures - item_hardness);
+      dropped = disarmed;
+      seized = disarmed && seize;
+      _odds.put(
+        [
+          hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
+          condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
+          severity_steps, disarmed, item_damage, (willpower ? 1 : 0) + (willpower_move ? 1 : 0),
+          defender_willpower ? 1 : 0, dropped, seized, emptied
+        ],
+        _contest_p
+      );
+    }
+  }
+  return _odds.build();
+}
 
-  function _bombard_setup(
+function _bombard_setup(
+  attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, _trace
+) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof vehicle_mounted === 'boolean'
+    && typeof total_defense === 'boolean' && Number.isInteger(hands) && 0 <= hands && hands <= 2
+    && Number.isInteger(aim_rounds) && 0 <= aim_rounds && aim_rounds <= 20 && Number.isInteger(other_bonus)
+    && (-100) <= other_bonus && other_bonus <= 100
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "距离", distance, 0, 100000], ['bool', "载具炮", vehicle_mounted],
+      ['bool', "防御方全力防御", total_defense], ['int', "用手数", hands, 0, 2], ['int', "瞄准轮数", aim_rounds, 0, 20],
+      ['int', "其他加值", other_bonus, (-100), 100]
+    ]);
+  }
+  let base_range, max_range, increments, hands_used, effective_requirement, strength_short, strength_penalty, aim_limit;
+  let aim_bonus, attack_pool, small, prone_penalty, basic_left, dodge_left, remaining_defense, keep_extras;
+  let defender_extras;
+  if (!(weapon.bombard_damage > 0)) {
+    throw new NotABombard("“" + weapon.name + "”没有【炮击】特性");
+  }
+  base_range = weapon.base_range > 0 ? weapon.base_range : weapon.attack_type.default_base_range;
+  max_range = base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type);
+  if (!(base_range === 0 || distance <= max_range)) {
+    throw new OutOfRange("目标距离" + String(distance) + "米，超出最大射程" + String(max_range) + "米，无法进行有意义的攻击");
+  }
+  increments = base_range > 0 ? Math.max(0, _rt_ceildiv(distance, base_range) - 1) : 0;
+  hands_used = hands === 0 ? weapon.hands : hands;
+  effective_requirement = weapon.strength - (
+    hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0
+  ) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
+  strength_short = vehicle_mounted ? 0 : Math.max(0, effective_requirement - attacker.strength);
+  strength_penalty = _R_STRENGTH_PENALTY_PER_POINT * strength_short;
+  aim_limit = _R_AIM_MAX_INCREMENTS * base_range;
+  if (!(aim_rounds === 0 || distance <= aim_limit)) {
+    throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
+  }
+  aim_bonus = hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
+    aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
+  ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
+  attack_pool = (vehicle_mounted ? attacker.intelligence + attacker.operation + attacker.specialty : weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - _R_RANGE_PENALTY_PER_INCREMENT * increments - strength_penalty + aim_bonus + other_bonus;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击DP" + String(attack_pool) + "（力量要求" + String(effective_requirement) + "，力量不足减值" + String(strength_penalty) + "，瞄准" + String(aim_bonus) + "，超出倍数" + String(increments) + "）",
+    [["attack_pool", attack_pool]]
+  ));
+  small = defender.size < _R_BOMBARD_SAVE_SIZE_LIMIT;
+  prone_penalty = defender.prone ? _R_PRONE_AREA_SUCCESS_PENALTY : 0;
+  basic_left = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
+  dodge_left = defender.dodge_defense + (total_defense ? defender.basic_defense : 0);
+  remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + dodge_left;
+  keep_extras = false;
+  defender_extras = (
+    basic_left > 0 || keep_extras ? defender.basic_extras : 0
+  ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (dodge_left > 0 || keep_extras ? defender.dodge_extras : 0);
+  if (Math.max(0, attack_pool) > 300) {
+    _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
+  }
+  if (Math.max(0, attack_pool - remaining_defense) > 300) {
+    _rt_within("骰池骰子数", Math.max(0, attack_pool - remaining_defense), 300);
+  }
+  return [weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras];
+}
+
+const BOMBARD_FIELDS = Object.freeze(["hit", "damage", "damage_type", "used_save"]);
+// The result of bombard (炮击): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class BombardResult extends Result {}
+BombardResult.PROCEDURE = "bombard";
+BombardResult.FIELDS = BOMBARD_FIELDS;
+
+// 炮击（DP-15、DP-17、DP-20、DP-21、DP-22、DP-40、DP-61）
+function bombard(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus", "dice"]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _trace = [];
+  const _setup = _bombard_setup(
     attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, _trace
-  ) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof vehicle_mounted === 'boolean'
-      && typeof total_defense === 'boolean' && Number.isInteger(hands) && 0 <= hands && hands <= 2
-      && Number.isInteger(aim_rounds) && 0 <= aim_rounds && aim_rounds <= 20 && Number.isInteger(other_bonus)
-      && (-100) <= other_bonus && other_bonus <= 100
-    )) {
-      _rt_check_inputs([
-        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
-        ['int', "距离", distance, 0, 100000], ['bool', "载具炮", vehicle_mounted],
-        ['bool', "防御方全力防御", total_defense], ['int', "用手数", hands, 0, 2], ['int', "瞄准轮数", aim_rounds, 0, 20],
-        ['int', "其他加值", other_bonus, (-100), 100]
-      ]);
-    }
-    let base_range, max_range, increments, hands_used, effective_requirement, strength_short, strength_penalty, aim_limit;
-    let aim_bonus, attack_pool, small, prone_penalty, basic_left, dodge_left, remaining_defense, keep_extras;
-    let defender_extras;
-    if (!(weapon.bombard_damage > 0)) {
-      throw new NotABombard("“" + weapon.name + "”没有【炮击】特性");
-    }
-    base_range = weapon.base_range > 0 ? weapon.base_range : weapon.attack_type.default_base_range;
-    max_range = base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type);
-    if (!(base_range === 0 || distance <= max_range)) {
-      throw new OutOfRange("目标距离" + String(distance) + "米，超出最大射程" + String(max_range) + "米，无法进行有意义的攻击");
-    }
-    increments = base_range > 0 ? Math.max(0, _rt_ceildiv(distance, base_range) - 1) : 0;
-    hands_used = hands === 0 ? weapon.hands : hands;
-    effective_requirement = weapon.strength - (
-      hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0
-    ) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
-    strength_short = vehicle_mounted ? 0 : Math.max(0, effective_requirement - attacker.strength);
-    strength_penalty = _R_STRENGTH_PENALTY_PER_POINT * strength_short;
-    aim_limit = _R_AIM_MAX_INCREMENTS * base_range;
-    if (!(aim_rounds === 0 || distance <= aim_limit)) {
-      throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
-    }
-    aim_bonus = hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
-      aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
-    ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
-    attack_pool = (vehicle_mounted ? attacker.intelligence + attacker.operation + attacker.specialty : weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - _R_RANGE_PENALTY_PER_INCREMENT * increments - strength_penalty + aim_bonus + other_bonus;
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let",
-      "攻击DP" + String(attack_pool) + "（力量要求" + String(effective_requirement) + "，力量不足减值" + String(strength_penalty) + "，瞄准" + String(aim_bonus) + "，超出倍数" + String(increments) + "）",
-      [["attack_pool", attack_pool]]
+  );
+  weapon = _setup[0];
+  const attack_pool = _setup[1];
+  const small = _setup[2];
+  const prone_penalty = _setup[3];
+  const remaining_defense = _setup[4];
+  const defender_extras = _setup[5];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, _defense_successes_roll;
+  let defense_successes, hit, damage;
+  if (small) {
+    _attack_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000
+    );
+    _rolls.push(_attack_successes_roll);
+    attack_successes = _attack_successes_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("炮击鉴定（对豁免）", _attack_successes_roll),
+      [
+        ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+        ["attack_successes", attack_successes]
+      ]
     ));
-    small = defender.size < _R_BOMBARD_SAVE_SIZE_LIMIT;
-    prone_penalty = defender.prone ? _R_PRONE_AREA_SUCCESS_PENALTY : 0;
-    basic_left = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
-    dodge_left = defender.dodge_defense + (total_defense ? defender.basic_defense : 0);
-    remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + dodge_left;
-    keep_extras = false;
-    defender_extras = (
-      basic_left > 0 || keep_extras ? defender.basic_extras : 0
-    ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (dodge_left > 0 || keep_extras ? defender.dodge_extras : 0);
-    if (Math.max(0, attack_pool) > 300) {
-      _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
-    }
-    if (Math.max(0, attack_pool - remaining_defense) > 300) {
-      _rt_within("骰池骰子数", Math.max(0, attack_pool - remaining_defense), 300);
-    }
-    return [weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras];
   }
-
-  const BOMBARD_FIELDS = Object.freeze(["hit", "damage", "damage_type", "used_save"]);
-  // The result of bombard (炮击): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class BombardResult extends Result {}
-  BombardResult.PROCEDURE = "bombard";
-  BombardResult.FIELDS = BOMBARD_FIELDS;
-
-  // 炮击（DP-15、DP-17、DP-20、DP-21、DP-22、DP-40、DP-61）
-  function bombard(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus", "dice"]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _trace = [];
-    const _setup = _bombard_setup(
-      attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, _trace
-    );
-    weapon = _setup[0];
-    const attack_pool = _setup[1];
-    const small = _setup[2];
-    const prone_penalty = _setup[3];
-    const remaining_defense = _setup[4];
-    const defender_extras = _setup[5];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, _defense_successes_roll;
-    let defense_successes, hit, damage;
-    if (small) {
-      _attack_successes_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000
-      );
-      _rolls.push(_attack_successes_roll);
-      attack_successes = _attack_successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("炮击鉴定（对豁免）", _attack_successes_roll),
-        [
-          ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
-          ["attack_successes", attack_successes]
-        ]
-      ));
-    }
-    else {
-      attack_successes = 0;
-    }
-    if (small) {
-      _save_successes_roll = _rt_roll_pool(
-        _source, _POOL, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0),
-        defender.save_extras, false, 1000
-      );
-      _rolls.push(_save_successes_roll);
-      save_successes = _save_successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("反射豁免", _save_successes_roll),
-        [
-          ["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces],
-          ["save_successes", save_successes]
-        ]
-      ));
-    }
-    else {
-      save_successes = 0;
-    }
-    if (!small) {
-      _defense_successes_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false, 1000
-      );
-      _rolls.push(_defense_successes_roll);
-      defense_successes = _defense_successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("炮击鉴定（对防御）", _defense_successes_roll),
-        [
-          ["command", _defense_successes_roll.command], ["faces", _defense_successes_roll.faces],
-          ["defense_successes", defense_successes]
-        ]
-      ));
-    }
-    else {
-      defense_successes = 0;
-    }
-    hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
-    damage = hit ? weapon.bombard_damage : 0;
-    if (small) {
-      _trace.push(new TraceStep(
-        "note", "目标体积" + String(defender.size) + "小于" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "，以反射豁免对抗", []
-      ));
-    }
-    if (small && prone_penalty > 0) {
-      _trace.push(new TraceStep("note", "倒地的目标回避范围伤害，成功数减" + String(prone_penalty), []));
-    }
-    if (!small) {
-      _trace.push(new TraceStep(
-        "note", "目标体积" + String(defender.size) + "为" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "及以上，通过正常防御",
-        []
-      ));
-    }
-    if (hit) {
-      _trace.push(new TraceStep("note", "命中，直接造成" + String(damage) + "点穿刺伤害", []));
-    }
-    return _rt_result(BombardResult, [hit, damage, "pierce", small], _rolls, _trace);
+  else {
+    attack_successes = 0;
   }
+  if (small) {
+    _save_successes_roll = _rt_roll_pool(
+      _source, _POOL, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0),
+      defender.save_extras, false, 1000
+    );
+    _rolls.push(_save_successes_roll);
+    save_successes = _save_successes_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("反射豁免", _save_successes_roll),
+      [
+        ["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces],
+        ["save_successes", save_successes]
+      ]
+    ));
+  }
+  else {
+    save_successes = 0;
+  }
+  if (!small) {
+    _defense_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false, 1000
+    );
+    _rolls.push(_defense_successes_roll);
+    defense_successes = _defense_successes_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("炮击鉴定（对防御）", _defense_successes_roll),
+      [
+        ["command", _defense_successes_roll.command], ["faces", _defense_successes_roll.faces],
+        ["defense_successes", defense_successes]
+      ]
+    ));
+  }
+  else {
+    defense_successes = 0;
+  }
+  hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
+  damage = hit ? weapon.bombard_damage : 0;
+  if (small) {
+    _trace.push(new TraceStep(
+      "note", "目标体积" + String(defender.size) + "小于" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "，以反射豁免对抗", []
+    ));
+  }
+  if (small && prone_penalty > 0) {
+    _trace.push(new TraceStep("note", "倒地的目标回避范围伤害，成功数减" + String(prone_penalty), []));
+  }
+  if (!small) {
+    _trace.push(new TraceStep(
+      "note", "目标体积" + String(defender.size) + "为" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "及以上，通过正常防御",
+      []
+    ));
+  }
+  if (hit) {
+    _trace.push(new TraceStep("note", "命中，直接造成" + String(damage) + "点穿刺伤害", []));
+  }
+  return _rt_result(BombardResult, [hit, damage, "pierce", small], _rolls, _trace);
+}
 
-  function _bombard_roll(
-    dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender, total_defense
-  ) {
+function _bombard_roll(
+  dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender, total_defense
+) {
+  let attack_successes, save_successes, defense_successes, hit, damage;
+  if (small) {
+    attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+  }
+  else {
+    attack_successes = 0;
+  }
+  if (small) {
+    save_successes = _rt_pool_successes(
+      dice, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10,
+      1000
+    );
+  }
+  else {
+    save_successes = 0;
+  }
+  if (!small) {
+    defense_successes = _rt_pool_successes(dice, Math.max(0, attack_pool - remaining_defense), 10, 8, 10, 1000);
+  }
+  else {
+    defense_successes = 0;
+  }
+  hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
+  damage = hit ? weapon.bombard_damage : 0;
+  return [hit, damage, "pierce", small];
+}
+
+// 炮击: the outcome only (the fields of BOMBARD_FIELDS), no trace.
+function bombard_fast(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus", "dice"]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _setup = _bombard_setup(
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
+  );
+  weapon = _setup[0];
+  const attack_pool = _setup[1];
+  const small = _setup[2];
+  const prone_penalty = _setup[3];
+  const remaining_defense = _setup[4];
+  const defender_extras = _setup[5];
+  const dice = _rt_dice_source(options.dice);
+  return _bombard_roll(
+    dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender,
+    total_defense
+  );
+}
+
+// 炮击: the setup once; the function returned rolls and returns the outcome array.
+function bombard_prepare(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus"]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _setup = _bombard_setup(
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
+  );
+  weapon = _setup[0];
+  const attack_pool = _setup[1];
+  const small = _setup[2];
+  const prone_penalty = _setup[3];
+  const remaining_defense = _setup[4];
+  const defender_extras = _setup[5];
+  const _attack_successes = Math.max(0, attack_pool);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _save_successes = defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0);
+  const _defender_save_extras = defender.save_extras;
+  const _not_small = !small;
+  const _defense_successes = Math.max(0, attack_pool - remaining_defense);
+  const _weapon_bombard_damage = weapon.bombard_damage;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, save_successes, defense_successes, hit, damage;
     if (small) {
-      attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+      attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
     }
     else {
       attack_successes = 0;
     }
     if (small) {
-      save_successes = _rt_pool_successes(
-        dice, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10,
-        1000
-      );
+      save_successes = _rt_pool_successes(dice, _save_successes, 10, 8, 10, 1000);
     }
     else {
       save_successes = 0;
     }
-    if (!small) {
-      defense_successes = _rt_pool_successes(dice, Math.max(0, attack_pool - remaining_defense), 10, 8, 10, 1000);
+    if (_not_small) {
+      defense_successes = _rt_pool_successes(dice, _defense_successes, 10, 8, 10, 1000);
     }
     else {
       defense_successes = 0;
     }
-    hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
-    damage = hit ? weapon.bombard_damage : 0;
+    hit = small ? attack_successes + _attacker_attack_extras - (save_successes + _defender_save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
+    damage = hit ? _weapon_bombard_damage : 0;
     return [hit, damage, "pierce", small];
   }
+}
 
-  // 炮击: the outcome only (the fields of BOMBARD_FIELDS), no trace.
-  function bombard_fast(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus", "dice"]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _bombard_setup(
-      attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
-    );
-    weapon = _setup[0];
-    const attack_pool = _setup[1];
-    const small = _setup[2];
-    const prone_penalty = _setup[3];
-    const remaining_defense = _setup[4];
-    const defender_extras = _setup[5];
-    const dice = _rt_dice_source(options.dice);
-    return _bombard_roll(
-      dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender,
-      total_defense
-    );
-  }
-
-  // 炮击: the setup once; the function returned rolls and returns the outcome array.
-  function bombard_prepare(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus"]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _bombard_setup(
-      attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
-    );
-    weapon = _setup[0];
-    const attack_pool = _setup[1];
-    const small = _setup[2];
-    const prone_penalty = _setup[3];
-    const remaining_defense = _setup[4];
-    const defender_extras = _setup[5];
+// 炮击: the exact distribution of the fields of BOMBARD_FIELDS.
+function bombard_odds(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus"]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
+  let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
+  const _setup = _bombard_setup(
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
+  );
+  weapon = _setup[0];
+  const attack_pool = _setup[1];
+  const small = _setup[2];
+  const prone_penalty = _setup[3];
+  const remaining_defense = _setup[4];
+  const defender_extras = _setup[5];
+  const _odds = new OddsBuilder(BOMBARD_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  {
     const _attack_successes = Math.max(0, attack_pool);
     const _attacker_attack_extras = attacker.attack_extras;
     const _save_successes = defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0);
@@ -5006,1213 +5064,1202 @@
     const _not_small = !small;
     const _defense_successes = Math.max(0, attack_pool - remaining_defense);
     const _weapon_bombard_damage = weapon.bombard_damage;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let attack_successes, save_successes, defense_successes, hit, damage;
-      if (small) {
-        attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
-      }
-      else {
-        attack_successes = 0;
-      }
-      if (small) {
-        save_successes = _rt_pool_successes(dice, _save_successes, 10, 8, 10, 1000);
-      }
-      else {
-        save_successes = 0;
-      }
-      if (_not_small) {
-        defense_successes = _rt_pool_successes(dice, _defense_successes, 10, 8, 10, 1000);
-      }
-      else {
-        defense_successes = 0;
-      }
-      hit = small ? attack_successes + _attacker_attack_extras - (save_successes + _defender_save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
-      damage = hit ? _weapon_bombard_damage : 0;
-      return [hit, damage, "pierce", small];
-    }
-  }
-
-  // 炮击: the exact distribution of the fields of BOMBARD_FIELDS.
-  function bombard_odds(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus"]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
-    let total_defense = options.total_defense === undefined ? false : options.total_defense;
-    let hands = options.hands === undefined ? 0 : options.hands;
-    let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
-    let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _bombard_setup(
-      attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
-    );
-    weapon = _setup[0];
-    const attack_pool = _setup[1];
-    const small = _setup[2];
-    const prone_penalty = _setup[3];
-    const remaining_defense = _setup[4];
-    const defender_extras = _setup[5];
-    const _odds = new OddsBuilder(BOMBARD_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    {
-      const _attack_successes = Math.max(0, attack_pool);
-      const _attacker_attack_extras = attacker.attack_extras;
-      const _save_successes = defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0);
-      const _defender_save_extras = defender.save_extras;
-      const _not_small = !small;
-      const _defense_successes = Math.max(0, attack_pool - remaining_defense);
-      const _weapon_bombard_damage = weapon.bombard_damage;
-      if (!_not_small) {
-        let attack_successes, save_successes, hit, damage;
-        for (const _attack_successes_item of (small ? _odds.outcomes(
-          _p, _rt_pool_distribution(_attack_successes, 10, 8, 10)
-        ) : _rt_ZERO_ITEMS)) {
-          attack_successes = _attack_successes_item[0];
-          const _attack_successes_p = _p * _attack_successes_item[1];
-          for (const _save_successes_item of (small ? _odds.outcomes(
-            _attack_successes_p, _rt_pool_distribution(_save_successes, 10, 8, 10)
-          ) : _rt_ZERO_ITEMS)) {
-            save_successes = _save_successes_item[0];
-            const _save_successes_p = _attack_successes_p * _save_successes_item[1];
-            hit = small ? attack_successes + _attacker_attack_extras - (save_successes + _defender_save_extras - prone_penalty) > 0 : 0 - defender_extras > 0;
-            damage = hit ? _weapon_bombard_damage : 0;
-            _odds.put([hit, damage, "pierce", small], _save_successes_p);
-          }
-        }
-        return _odds.build();
-      }
-    }
-    let attack_successes, save_successes, defense_successes, hit, damage;
-    for (const _attack_successes_item of (small ? _odds.outcomes(
-      _p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10)
-    ) : _rt_ZERO_ITEMS)) {
-      attack_successes = _attack_successes_item[0];
-      const _attack_successes_p = _p * _attack_successes_item[1];
-      for (const _save_successes_item of (small ? _odds.outcomes(
-        _attack_successes_p,
-        _rt_pool_distribution(
-          defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10
-        )
+    if (!_not_small) {
+      let attack_successes, save_successes, hit, damage;
+      for (const _attack_successes_item of (small ? _odds.outcomes(
+        _p, _rt_pool_distribution(_attack_successes, 10, 8, 10)
       ) : _rt_ZERO_ITEMS)) {
-        save_successes = _save_successes_item[0];
-        const _save_successes_p = _attack_successes_p * _save_successes_item[1];
-        for (const _defense_successes_item of (!small ? _odds.outcomes(
-          _save_successes_p, _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10)
+        attack_successes = _attack_successes_item[0];
+        const _attack_successes_p = _p * _attack_successes_item[1];
+        for (const _save_successes_item of (small ? _odds.outcomes(
+          _attack_successes_p, _rt_pool_distribution(_save_successes, 10, 8, 10)
         ) : _rt_ZERO_ITEMS)) {
-          defense_successes = _defense_successes_item[0];
-          const _defense_successes_p = _save_successes_p * _defense_successes_item[1];
-          hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
-          damage = hit ? weapon.bombard_damage : 0;
-          _odds.put([hit, damage, "pierce", small], _defense_successes_p);
+          save_successes = _save_successes_item[0];
+          const _save_successes_p = _attack_successes_p * _save_successes_item[1];
+          hit = small ? attack_successes + _attacker_attack_extras - (save_successes + _defender_save_extras - prone_penalty) > 0 : 0 - defender_extras > 0;
+          damage = hit ? _weapon_bombard_damage : 0;
+          _odds.put([hit, damage, "pierce", small], _save_successes_p);
         }
       }
+      return _odds.build();
     }
-    return _odds.build();
   }
-
-  function _parry_setup(defender, weapon, _trace) {
-    weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(defender instanceof Combatant && weapon.not_specified === null)) {
-      _rt_check_inputs([['type', "防御方", defender, Combatant], ['entry', "武器", weapon]]);
+  let attack_successes, save_successes, defense_successes, hit, damage;
+  for (const _attack_successes_item of (small ? _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
+    attack_successes = _attack_successes_item[0];
+    const _attack_successes_p = _p * _attack_successes_item[1];
+    for (const _save_successes_item of (small ? _odds.outcomes(
+      _attack_successes_p,
+      _rt_pool_distribution(
+        defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10
+      )
+    ) : _rt_ZERO_ITEMS)) {
+      save_successes = _save_successes_item[0];
+      const _save_successes_p = _attack_successes_p * _save_successes_item[1];
+      for (const _defense_successes_item of (!small ? _odds.outcomes(
+        _save_successes_p, _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS)) {
+        defense_successes = _defense_successes_item[0];
+        const _defense_successes_p = _save_successes_p * _defense_successes_item[1];
+        hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
+        damage = hit ? weapon.bombard_damage : 0;
+        _odds.put([hit, damage, "pierce", small], _defense_successes_p);
+      }
     }
-    let bonus;
-    if (!(!weapon.given || !weapon.natural)) {
-      throw new NaturalCannotParry("“" + weapon.name + "”是天生武器：白刃格挡需要人造武器（徒手请用肉搏格挡）");
-    }
-    bonus = _rt_floordiv(
-      defender.martial + defender.specialty, _R_PARRY_DIVISOR
-    ) + (weapon.given && weapon.parry > 0 ? weapon.size : 0);
-    if (_trace !== null) _trace.push(new TraceStep("let", "格挡加值" + String(bonus), [["bonus", bonus]]));
-    return [bonus];
   }
+  return _odds.build();
+}
 
-  const PARRY_FIELDS = Object.freeze(["parry_bonus"]);
-  // The result of parry (格挡加值): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ParryResult extends Result {}
-  ParryResult.PROCEDURE = "parry";
-  ParryResult.FIELDS = PARRY_FIELDS;
-
-  // 格挡加值（DP-41、DP-42）
-  function parry(defender, weapon, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const [bonus] = _parry_setup(defender, weapon, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ParryResult, [bonus], [], _trace);
+function _parry_setup(defender, weapon, _trace) {
+  weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(defender instanceof Combatant && weapon.not_specified === null)) {
+    _rt_check_inputs([['type', "防御方", defender, Combatant], ['entry', "武器", weapon]]);
   }
-
-  // 格挡加值: the outcome only (the fields of PARRY_FIELDS), no trace.
-  function parry_fast(defender, weapon, options) {
-    options = _rt_options(options, ["dice"]);
-    const [bonus] = _parry_setup(defender, weapon, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [bonus];
+  let bonus;
+  if (!(!weapon.given || !weapon.natural)) {
+    throw new NaturalCannotParry("“" + weapon.name + "”是天生武器：白刃格挡需要人造武器（徒手请用肉搏格挡）");
   }
+  bonus = _rt_floordiv(
+    defender.martial + defender.specialty, _R_PARRY_DIVISOR
+  ) + (weapon.given && weapon.parry > 0 ? weapon.size : 0);
+  if (_trace !== null) _trace.push(new TraceStep("let", "格挡加值" + String(bonus), [["bonus", bonus]]));
+  return [bonus];
+}
 
-  // 格挡加值: the setup once; the function returned rolls and returns the outcome array.
-  function parry_prepare(defender, weapon) {
-    const [bonus] = _parry_setup(defender, weapon, null);
-    const _out = [bonus];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+const PARRY_FIELDS = Object.freeze(["parry_bonus"]);
+// The result of parry (格挡加值): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ParryResult extends Result {}
+ParryResult.PROCEDURE = "parry";
+ParryResult.FIELDS = PARRY_FIELDS;
+
+// 格挡加值（DP-41、DP-42）
+function parry(defender, weapon, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [bonus] = _parry_setup(defender, weapon, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ParryResult, [bonus], [], _trace);
+}
+
+// 格挡加值: the outcome only (the fields of PARRY_FIELDS), no trace.
+function parry_fast(defender, weapon, options) {
+  options = _rt_options(options, ["dice"]);
+  const [bonus] = _parry_setup(defender, weapon, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [bonus];
+}
+
+// 格挡加值: the setup once; the function returned rolls and returns the outcome array.
+function parry_prepare(defender, weapon) {
+  const [bonus] = _parry_setup(defender, weapon, null);
+  const _out = [bonus];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 格挡加值: the exact distribution of the fields of PARRY_FIELDS.
+function parry_odds(defender, weapon) {
+  const [bonus] = _parry_setup(defender, weapon, null);
+  const _odds = new OddsBuilder(PARRY_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([bonus], _p);
+  return _odds.build();
+}
+
+function _active_cover_setup(defender, cover_size, shield, _trace) {
+  shield = shield === null || shield === undefined ? _NO_WEAPON : shield instanceof Weapon ? shield : get_weapon(shield);
+  if (!(
+    defender instanceof Combatant && Number.isInteger(cover_size) && 0 <= cover_size && cover_size <= 100
+    && shield.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['type', "防御方", defender, Combatant], ['int', "掩蔽物体积", cover_size, 0, 100], ['entry', "格挡物品", shield]
+    ]);
   }
+  let full, cover;
+  full = !shield.given && cover_size >= _R_FULL_COVER_SIZE_MULTIPLE * defender.size;
+  cover = shield.given ? shield.parry : Math.max(0, _R_COVER_BASE - (defender.size - cover_size));
+  if (_trace !== null) _trace.push(new TraceStep("let", "掩蔽值" + String(cover), [["cover", cover]]));
+  return [full, cover];
+}
 
-  // 格挡加值: the exact distribution of the fields of PARRY_FIELDS.
-  function parry_odds(defender, weapon) {
-    const [bonus] = _parry_setup(defender, weapon, null);
-    const _odds = new OddsBuilder(PARRY_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([bonus], _p);
-    return _odds.build();
+const ACTIVE_COVER_FIELDS = Object.freeze(["cover", "full_cover", "kept"]);
+// The result of active_cover (主动掩蔽): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ActiveCoverResult extends Result {}
+ActiveCoverResult.PROCEDURE = "active_cover";
+ActiveCoverResult.FIELDS = ACTIVE_COVER_FIELDS;
+
+// 主动掩蔽（DP-43、DP-F19）
+function active_cover(defender, options) {
+  options = _rt_options(options, ["cover_size", "shield", "dice"]);
+  let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
+  let shield = options.shield === undefined ? null : options.shield;
+  const _trace = [];
+  const [full, cover] = _active_cover_setup(defender, cover_size, shield, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ActiveCoverResult, [cover, full, cover > 0], [], _trace);
+}
+
+// 主动掩蔽: the outcome only (the fields of ACTIVE_COVER_FIELDS), no trace.
+function active_cover_fast(defender, options) {
+  options = _rt_options(options, ["cover_size", "shield", "dice"]);
+  let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
+  let shield = options.shield === undefined ? null : options.shield;
+  const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [cover, full, cover > 0];
+}
+
+// 主动掩蔽: the setup once; the function returned rolls and returns the outcome array.
+function active_cover_prepare(defender, options) {
+  options = _rt_options(options, ["cover_size", "shield"]);
+  let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
+  let shield = options.shield === undefined ? null : options.shield;
+  const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
+  const _cover_gt_0 = cover > 0;
+  const _out = [cover, full, _cover_gt_0];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 主动掩蔽: the exact distribution of the fields of ACTIVE_COVER_FIELDS.
+function active_cover_odds(defender, options) {
+  options = _rt_options(options, ["cover_size", "shield"]);
+  let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
+  let shield = options.shield === undefined ? null : options.shield;
+  const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
+  const _odds = new OddsBuilder(ACTIVE_COVER_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([cover, full, cover > 0], _p);
+  return _odds.build();
+}
+
+function _total_defense_setup(defender, _trace) {
+  if (!(defender instanceof Combatant)) {
+    _rt_check_inputs([['type', "防御方", defender, Combatant]]);
   }
+  let bonus;
+  bonus = defender.basic_defense;
+  if (_trace !== null) _trace.push(new TraceStep("let", "闪避加值" + String(bonus), [["bonus", bonus]]));
+  return [bonus];
+}
 
-  function _active_cover_setup(defender, cover_size, shield, _trace) {
-    shield = shield === null || shield === undefined ? _NO_WEAPON : shield instanceof Weapon ? shield : get_weapon(shield);
-    if (!(
-      defender instanceof Combatant && Number.isInteger(cover_size) && 0 <= cover_size && cover_size <= 100
-      && shield.not_specified === null
-    )) {
-      _rt_check_inputs([
-        ['type', "防御方", defender, Combatant], ['int', "掩蔽物体积", cover_size, 0, 100], ['entry', "格挡物品", shield]
-      ]);
-    }
-    let full, cover;
-    full = !shield.given && cover_size >= _R_FULL_COVER_SIZE_MULTIPLE * defender.size;
-    cover = shield.given ? shield.parry : Math.max(0, _R_COVER_BASE - (defender.size - cover_size));
-    if (_trace !== null) _trace.push(new TraceStep("let", "掩蔽值" + String(cover), [["cover", cover]]));
-    return [full, cover];
+const TOTAL_DEFENSE_FIELDS = Object.freeze(["dodge_bonus"]);
+// The result of total_defense (全力防御): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class TotalDefenseResult extends Result {}
+TotalDefenseResult.PROCEDURE = "total_defense";
+TotalDefenseResult.FIELDS = TOTAL_DEFENSE_FIELDS;
+
+// 全力防御（DP-40）
+function total_defense(defender, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [bonus] = _total_defense_setup(defender, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(TotalDefenseResult, [bonus], [], _trace);
+}
+
+// 全力防御: the outcome only (the fields of TOTAL_DEFENSE_FIELDS), no trace.
+function total_defense_fast(defender, options) {
+  options = _rt_options(options, ["dice"]);
+  const [bonus] = _total_defense_setup(defender, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [bonus];
+}
+
+// 全力防御: the setup once; the function returned rolls and returns the outcome array.
+function total_defense_prepare(defender) {
+  const [bonus] = _total_defense_setup(defender, null);
+  const _out = [bonus];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 全力防御: the exact distribution of the fields of TOTAL_DEFENSE_FIELDS.
+function total_defense_odds(defender) {
+  const [bonus] = _total_defense_setup(defender, null);
+  const _odds = new OddsBuilder(TOTAL_DEFENSE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([bonus], _p);
+  return _odds.build();
+}
+
+function _willpower_spend_setup(character, use, conscious_used, _trace) {
+  use = use instanceof WillpowerUse ? use : get_willpower_use(use);
+  if (!(character instanceof Combatant && use.not_specified === null && typeof conscious_used === 'boolean')) {
+    _rt_check_inputs([
+      ['type', "人物", character, Combatant], ['entry', "用法", use], ['bool', "本场景已保持清醒", conscious_used]
+    ]);
   }
-
-  const ACTIVE_COVER_FIELDS = Object.freeze(["cover", "full_cover", "kept"]);
-  // The result of active_cover (主动掩蔽): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ActiveCoverResult extends Result {}
-  ActiveCoverResult.PROCEDURE = "active_cover";
-  ActiveCoverResult.FIELDS = ACTIVE_COVER_FIELDS;
-
-  // 主动掩蔽（DP-43、DP-F19）
-  function active_cover(defender, options) {
-    options = _rt_options(options, ["cover_size", "shield", "dice"]);
-    let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
-    let shield = options.shield === undefined ? null : options.shield;
-    const _trace = [];
-    const [full, cover] = _active_cover_setup(defender, cover_size, shield, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ActiveCoverResult, [cover, full, cover > 0], [], _trace);
+  let bonus;
+  if (!(character.willpower > 0)) {
+    throw new BadWillpower("没有可消耗的意志力");
   }
-
-  // 主动掩蔽: the outcome only (the fields of ACTIVE_COVER_FIELDS), no trace.
-  function active_cover_fast(defender, options) {
-    options = _rt_options(options, ["cover_size", "shield", "dice"]);
-    let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
-    let shield = options.shield === undefined ? null : options.shield;
-    const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [cover, full, cover > 0];
+  if (!(use.id !== "conscious" || !conscious_used)) {
+    throw new ConsciousOnce("以意志力保持清醒每个场景只能使用一次");
   }
+  bonus = use.id === "check" ? _R_WILLPOWER_CHECK_BONUS : use.id === "defense" ? _R_WILLPOWER_DEFENSE_BONUS : use.id === "move" ? _R_WILLPOWER_MOVE_BONUS : 0;
+  return [use, bonus];
+}
 
-  // 主动掩蔽: the setup once; the function returned rolls and returns the outcome array.
-  function active_cover_prepare(defender, options) {
-    options = _rt_options(options, ["cover_size", "shield"]);
-    let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
-    let shield = options.shield === undefined ? null : options.shield;
-    const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
-    const _cover_gt_0 = cover > 0;
-    const _out = [cover, full, _cover_gt_0];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+const WILLPOWER_SPEND_FIELDS = Object.freeze(["bonus", "willpower_left", "stays_conscious", "spent", "move_bonus"]);
+// The result of willpower_spend (意志力的使用): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class WillpowerSpendResult extends Result {}
+WillpowerSpendResult.PROCEDURE = "willpower_spend";
+WillpowerSpendResult.FIELDS = WILLPOWER_SPEND_FIELDS;
+
+// 意志力的使用（DP-64）
+function willpower_spend(character, use, options) {
+  options = _rt_options(options, ["conscious_used", "dice"]);
+  let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
+  const _trace = [];
+  const _setup = _willpower_spend_setup(character, use, conscious_used, _trace);
+  use = _setup[0];
+  const bonus = _setup[1];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(
+    WillpowerSpendResult, [bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0],
+    [], _trace
+  );
+}
+
+// 意志力的使用: the outcome only (the fields of WILLPOWER_SPEND_FIELDS), no trace.
+function willpower_spend_fast(character, use, options) {
+  options = _rt_options(options, ["conscious_used", "dice"]);
+  let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
+  const _setup = _willpower_spend_setup(character, use, conscious_used, null);
+  use = _setup[0];
+  const bonus = _setup[1];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0];
+}
+
+// 意志力的使用: the setup once; the function returned rolls and returns the outcome array.
+function willpower_spend_prepare(character, use, options) {
+  options = _rt_options(options, ["conscious_used"]);
+  let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
+  const _setup = _willpower_spend_setup(character, use, conscious_used, null);
+  use = _setup[0];
+  const bonus = _setup[1];
+  const _out1 = character.willpower - 1;
+  const _out2 = use.id === "conscious";
+  const _out4 = use.id === "move" ? bonus : 0;
+  const _out = [bonus, _out1, _out2, 1, _out4];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS.
+function willpower_spend_odds(character, use, options) {
+  options = _rt_options(options, ["conscious_used"]);
+  let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
+  const _setup = _willpower_spend_setup(character, use, conscious_used, null);
+  use = _setup[0];
+  const bonus = _setup[1];
+  const _odds = new OddsBuilder(WILLPOWER_SPEND_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0], _p);
+  return _odds.build();
+}
+
+function _willpower_regain_setup(character, points, _trace) {
+  if (!(character instanceof Combatant && Number.isInteger(points) && 1 <= points && points <= 30)) {
+    _rt_check_inputs([['type', "人物", character, Combatant], ['int', "恢复点数", points, 1, 30]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "恢复" + String(points) + "点意志力", []));
+}
 
-  // 主动掩蔽: the exact distribution of the fields of ACTIVE_COVER_FIELDS.
-  function active_cover_odds(defender, options) {
-    options = _rt_options(options, ["cover_size", "shield"]);
-    let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
-    let shield = options.shield === undefined ? null : options.shield;
-    const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
-    const _odds = new OddsBuilder(ACTIVE_COVER_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([cover, full, cover > 0], _p);
-    return _odds.build();
+const WILLPOWER_REGAIN_FIELDS = Object.freeze(["regained"]);
+// The result of willpower_regain (恢复意志力): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class WillpowerRegainResult extends Result {}
+WillpowerRegainResult.PROCEDURE = "willpower_regain";
+WillpowerRegainResult.FIELDS = WILLPOWER_REGAIN_FIELDS;
+
+// 恢复意志力（DP-64）
+function willpower_regain(character, options) {
+  options = _rt_options(options, ["points", "dice"]);
+  let points = options.points === undefined ? 1 : options.points;
+  const _trace = [];
+  _willpower_regain_setup(character, points, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(WillpowerRegainResult, [points], [], _trace);
+}
+
+// 恢复意志力: the outcome only (the fields of WILLPOWER_REGAIN_FIELDS), no trace.
+function willpower_regain_fast(character, options) {
+  options = _rt_options(options, ["points", "dice"]);
+  let points = options.points === undefined ? 1 : options.points;
+  _willpower_regain_setup(character, points, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [points];
+}
+
+// 恢复意志力: the setup once; the function returned rolls and returns the outcome array.
+function willpower_regain_prepare(character, options) {
+  options = _rt_options(options, ["points"]);
+  let points = options.points === undefined ? 1 : options.points;
+  _willpower_regain_setup(character, points, null);
+  const _out = [points];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 恢复意志力: the exact distribution of the fields of WILLPOWER_REGAIN_FIELDS.
+function willpower_regain_odds(character, options) {
+  options = _rt_options(options, ["points"]);
+  let points = options.points === undefined ? 1 : options.points;
+  _willpower_regain_setup(character, points, null);
+  const _odds = new OddsBuilder(WILLPOWER_REGAIN_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([points], _p);
+  return _odds.build();
+}
+
+function _draw_setup(character, from_container, from_backpack, ammunition, _trace) {
+  if (!(
+    character instanceof Combatant && typeof from_container === 'boolean' && typeof from_backpack === 'boolean'
+    && typeof ammunition === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "人物", character, Combatant], ['bool', "从携带容器中取出小件物品", from_container],
+      ['bool', "从背包中取出", from_backpack], ['bool', "取出的是弹药", ammunition]
+    ]);
   }
-
-  function _total_defense_setup(defender, _trace) {
-    if (!(defender instanceof Combatant)) {
-      _rt_check_inputs([['type', "防御方", defender, Combatant]]);
-    }
-    let bonus;
-    bonus = defender.basic_defense;
-    if (_trace !== null) _trace.push(new TraceStep("let", "闪避加值" + String(bonus), [["bonus", bonus]]));
-    return [bonus];
+  let action_spent, weapon_drawn;
+  action_spent = from_backpack ? "full_round" : from_container ? "swift" : "move";
+  weapon_drawn = !ammunition;
+  if (_trace !== null) _trace.push(new TraceStep("note", "取出物品用去" + action_spent, []));
+  if (ammunition) {
+    if (_trace !== null) _trace.push(new TraceStep("note", "弹药已拿在手中，下一次装填降低一级", []));
   }
+  return [action_spent, weapon_drawn];
+}
 
-  const TOTAL_DEFENSE_FIELDS = Object.freeze(["dodge_bonus"]);
-  // The result of total_defense (全力防御): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class TotalDefenseResult extends Result {}
-  TotalDefenseResult.PROCEDURE = "total_defense";
-  TotalDefenseResult.FIELDS = TOTAL_DEFENSE_FIELDS;
+const DRAW_FIELDS = Object.freeze(["action_spent", "weapon_drawn", "ammunition"]);
+// The result of draw (取出物品): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class DrawResult extends Result {}
+DrawResult.PROCEDURE = "draw";
+DrawResult.FIELDS = DRAW_FIELDS;
 
-  // 全力防御（DP-40）
-  function total_defense(defender, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const [bonus] = _total_defense_setup(defender, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(TotalDefenseResult, [bonus], [], _trace);
+// 取出物品（DP-62）
+function draw(character, options) {
+  options = _rt_options(options, ["from_container", "from_backpack", "ammunition", "dice"]);
+  let from_container = options.from_container === undefined ? false : options.from_container;
+  let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
+  let ammunition = options.ammunition === undefined ? false : options.ammunition;
+  const _trace = [];
+  const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(DrawResult, [action_spent, weapon_drawn, ammunition], [], _trace);
+}
+
+// 取出物品: the outcome only (the fields of DRAW_FIELDS), no trace.
+function draw_fast(character, options) {
+  options = _rt_options(options, ["from_container", "from_backpack", "ammunition", "dice"]);
+  let from_container = options.from_container === undefined ? false : options.from_container;
+  let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
+  let ammunition = options.ammunition === undefined ? false : options.ammunition;
+  const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [action_spent, weapon_drawn, ammunition];
+}
+
+// 取出物品: the setup once; the function returned rolls and returns the outcome array.
+function draw_prepare(character, options) {
+  options = _rt_options(options, ["from_container", "from_backpack", "ammunition"]);
+  let from_container = options.from_container === undefined ? false : options.from_container;
+  let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
+  let ammunition = options.ammunition === undefined ? false : options.ammunition;
+  const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, null);
+  const _out = [action_spent, weapon_drawn, ammunition];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 取出物品: the exact distribution of the fields of DRAW_FIELDS.
+function draw_odds(character, options) {
+  options = _rt_options(options, ["from_container", "from_backpack", "ammunition"]);
+  let from_container = options.from_container === undefined ? false : options.from_container;
+  let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
+  let ammunition = options.ammunition === undefined ? false : options.ammunition;
+  const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, null);
+  const _odds = new OddsBuilder(DRAW_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([action_spent, weapon_drawn, ammunition], _p);
+  return _odds.build();
+}
+
+function _pick_up_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "人物", character, Combatant]]);
   }
+  let action_spent;
+  action_spent = "move";
+  if (_trace !== null) _trace.push(new TraceStep("note", "拾起了脱手的武器", []));
+  return [action_spent];
+}
 
-  // 全力防御: the outcome only (the fields of TOTAL_DEFENSE_FIELDS), no trace.
-  function total_defense_fast(defender, options) {
-    options = _rt_options(options, ["dice"]);
-    const [bonus] = _total_defense_setup(defender, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [bonus];
+const PICK_UP_FIELDS = Object.freeze(["action_spent"]);
+// The result of pick_up (拾起脱手的武器): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class PickUpResult extends Result {}
+PickUpResult.PROCEDURE = "pick_up";
+PickUpResult.FIELDS = PICK_UP_FIELDS;
+
+// 拾起脱手的武器（DP-32、DP-62）
+function pick_up(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [action_spent] = _pick_up_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(PickUpResult, [action_spent], [], _trace);
+}
+
+// 拾起脱手的武器: the outcome only (the fields of PICK_UP_FIELDS), no trace.
+function pick_up_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const [action_spent] = _pick_up_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [action_spent];
+}
+
+// 拾起脱手的武器: the setup once; the function returned rolls and returns the outcome array.
+function pick_up_prepare(character) {
+  const [action_spent] = _pick_up_setup(character, null);
+  const _out = [action_spent];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 拾起脱手的武器: the exact distribution of the fields of PICK_UP_FIELDS.
+function pick_up_odds(character) {
+  const [action_spent] = _pick_up_setup(character, null);
+  const _odds = new OddsBuilder(PICK_UP_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([action_spent], _p);
+  return _odds.build();
+}
+
+function _reload_setup(character, weapon, ammo_in_hand, bolt_open, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    character instanceof Combatant && weapon.not_specified === null && typeof ammo_in_hand === 'boolean'
+    && typeof bolt_open === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "人物", character, Combatant], ['entry', "武器", weapon], ['bool', "弹药已在手中", ammo_in_hand],
+      ['bool', "枪栓已拉开", bolt_open]
+    ]);
   }
-
-  // 全力防御: the setup once; the function returned rolls and returns the outcome array.
-  function total_defense_prepare(defender) {
-    const [bonus] = _total_defense_setup(defender, null);
-    const _out = [bonus];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  let base, action_spent;
+  if (!(weapon.reload.given)) {
+    throw new NoReload("“" + weapon.name + "”没有装填动作");
   }
-
-  // 全力防御: the exact distribution of the fields of TOTAL_DEFENSE_FIELDS.
-  function total_defense_odds(defender) {
-    const [bonus] = _total_defense_setup(defender, null);
-    const _odds = new OddsBuilder(TOTAL_DEFENSE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([bonus], _p);
-    return _odds.build();
+  if (!(!weapon.bolt_action || bolt_open)) {
+    throw new BoltClosed("“" + weapon.name + "”是单动式步枪：上弹之前需要用一个迅捷动作拉开枪栓");
   }
-
-  function _willpower_spend_setup(character, use, conscious_used, _trace) {
-    use = use instanceof WillpowerUse ? use : get_willpower_use(use);
-    if (!(character instanceof Combatant && use.not_specified === null && typeof conscious_used === 'boolean')) {
-      _rt_check_inputs([
-        ['type', "人物", character, Combatant], ['entry', "用法", use], ['bool', "本场景已保持清醒", conscious_used]
-      ]);
-    }
-    let bonus;
-    if (!(character.willpower > 0)) {
-      throw new BadWillpower("没有可消耗的意志力");
-    }
-    if (!(use.id !== "conscious" || !conscious_used)) {
-      throw new ConsciousOnce("以意志力保持清醒每个场景只能使用一次");
-    }
-    bonus = use.id === "check" ? _R_WILLPOWER_CHECK_BONUS : use.id === "defense" ? _R_WILLPOWER_DEFENSE_BONUS : use.id === "move" ? _R_WILLPOWER_MOVE_BONUS : 0;
-    return [use, bonus];
+  base = weapon.reload.id;
+  action_spent = !ammo_in_hand ? base : base === "full_round" ? "standard" : base === "standard" ? "move" : base === "move" ? "swift" : "free";
+  if (ammo_in_hand) {
+    if (_trace !== null) _trace.push(new TraceStep("note", "弹药已在手中，装填动作降低一级", []));
   }
+  return [action_spent];
+}
 
-  const WILLPOWER_SPEND_FIELDS = Object.freeze(["bonus", "willpower_left", "stays_conscious", "spent", "move_bonus"]);
-  // The result of willpower_spend (意志力的使用): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class WillpowerSpendResult extends Result {}
-  WillpowerSpendResult.PROCEDURE = "willpower_spend";
-  WillpowerSpendResult.FIELDS = WILLPOWER_SPEND_FIELDS;
+const RELOAD_FIELDS = Object.freeze(["action_spent", "lowered"]);
+// The result of reload (装填弹药): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ReloadResult extends Result {}
+ReloadResult.PROCEDURE = "reload";
+ReloadResult.FIELDS = RELOAD_FIELDS;
 
-  // 意志力的使用（DP-64）
-  function willpower_spend(character, use, options) {
-    options = _rt_options(options, ["conscious_used", "dice"]);
-    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
-    const _trace = [];
-    const _setup = _willpower_spend_setup(character, use, conscious_used, _trace);
-    use = _setup[0];
-    const bonus = _setup[1];
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(
-      WillpowerSpendResult, [bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0],
-      [], _trace
-    );
+// 装填弹药（DP-62）
+function reload(character, weapon, options) {
+  options = _rt_options(options, ["ammo_in_hand", "bolt_open", "dice"]);
+  let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
+  let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
+  const _trace = [];
+  const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ReloadResult, [action_spent, ammo_in_hand], [], _trace);
+}
+
+// 装填弹药: the outcome only (the fields of RELOAD_FIELDS), no trace.
+function reload_fast(character, weapon, options) {
+  options = _rt_options(options, ["ammo_in_hand", "bolt_open", "dice"]);
+  let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
+  let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
+  const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [action_spent, ammo_in_hand];
+}
+
+// 装填弹药: the setup once; the function returned rolls and returns the outcome array.
+function reload_prepare(character, weapon, options) {
+  options = _rt_options(options, ["ammo_in_hand", "bolt_open"]);
+  let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
+  let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
+  const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, null);
+  const _out = [action_spent, ammo_in_hand];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 装填弹药: the exact distribution of the fields of RELOAD_FIELDS.
+function reload_odds(character, weapon, options) {
+  options = _rt_options(options, ["ammo_in_hand", "bolt_open"]);
+  let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
+  let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
+  const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, null);
+  const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([action_spent, ammo_in_hand], _p);
+  return _odds.build();
+}
+
+function _open_bolt_setup(character, weapon, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(character instanceof Combatant && weapon.not_specified === null)) {
+    _rt_check_inputs([['type', "人物", character, Combatant], ['entry', "武器", weapon]]);
   }
-
-  // 意志力的使用: the outcome only (the fields of WILLPOWER_SPEND_FIELDS), no trace.
-  function willpower_spend_fast(character, use, options) {
-    options = _rt_options(options, ["conscious_used", "dice"]);
-    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
-    const _setup = _willpower_spend_setup(character, use, conscious_used, null);
-    use = _setup[0];
-    const bonus = _setup[1];
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0];
+  if (!(weapon.bolt_action)) {
+    throw new NotBoltAction("“" + weapon.name + "”没有需要拉开的枪栓");
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "拉开了枪栓", []));
+  return [weapon];
+}
 
-  // 意志力的使用: the setup once; the function returned rolls and returns the outcome array.
-  function willpower_spend_prepare(character, use, options) {
-    options = _rt_options(options, ["conscious_used"]);
-    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
-    const _setup = _willpower_spend_setup(character, use, conscious_used, null);
-    use = _setup[0];
-    const bonus = _setup[1];
-    const _out1 = character.willpower - 1;
-    const _out2 = use.id === "conscious";
-    const _out4 = use.id === "move" ? bonus : 0;
-    const _out = [bonus, _out1, _out2, 1, _out4];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+const OPEN_BOLT_FIELDS = Object.freeze(["opened"]);
+// The result of open_bolt (拉开枪栓): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class OpenBoltResult extends Result {}
+OpenBoltResult.PROCEDURE = "open_bolt";
+OpenBoltResult.FIELDS = OPEN_BOLT_FIELDS;
+
+// 拉开枪栓（DP-62）
+function open_bolt(character, weapon, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const _setup = _open_bolt_setup(character, weapon, _trace);
+  weapon = _setup[0];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(OpenBoltResult, [weapon.bolt_action], [], _trace);
+}
+
+// 拉开枪栓: the outcome only (the fields of OPEN_BOLT_FIELDS), no trace.
+function open_bolt_fast(character, weapon, options) {
+  options = _rt_options(options, ["dice"]);
+  const _setup = _open_bolt_setup(character, weapon, null);
+  weapon = _setup[0];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [weapon.bolt_action];
+}
+
+// 拉开枪栓: the setup once; the function returned rolls and returns the outcome array.
+function open_bolt_prepare(character, weapon) {
+  const _setup = _open_bolt_setup(character, weapon, null);
+  weapon = _setup[0];
+  const _weapon_bolt_action = weapon.bolt_action;
+  const _out = [_weapon_bolt_action];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 拉开枪栓: the exact distribution of the fields of OPEN_BOLT_FIELDS.
+function open_bolt_odds(character, weapon) {
+  const _setup = _open_bolt_setup(character, weapon, null);
+  weapon = _setup[0];
+  const _odds = new OddsBuilder(OPEN_BOLT_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([weapon.bolt_action], _p);
+  return _odds.build();
+}
+
+function _save_contest_setup(
+  attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace
+) {
+  damage_type = damage_type instanceof DamageType ? damage_type : get_damage_type(damage_type);
+  if (!(
+    Number.isInteger(attack_dice) && 0 <= attack_dice && attack_dice <= 200 && Number.isInteger(attack_extras)
+    && 0 <= attack_extras && attack_extras <= 50 && Number.isInteger(save_dice) && 0 <= save_dice && save_dice <= 200
+    && Number.isInteger(save_extras) && 0 <= save_extras && save_extras <= 50 && Number.isInteger(speed) && 0 <= speed
+    && speed <= 30 && Number.isInteger(armor_piercing) && 0 <= armor_piercing && armor_piercing <= 40
+    && damage_type.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['int', "攻击DP", attack_dice, 0, 200], ['int', "攻击附加成功", attack_extras, 0, 50],
+      ['int', "豁免DP", save_dice, 0, 200], ['int', "豁免附加成功", save_extras, 0, 50], ['int', "高速", speed, 0, 30],
+      ['int', "破甲", armor_piercing, 0, 40], ['entry', "伤害类型", damage_type]
+    ]);
   }
-
-  // 意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS.
-  function willpower_spend_odds(character, use, options) {
-    options = _rt_options(options, ["conscious_used"]);
-    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
-    const _setup = _willpower_spend_setup(character, use, conscious_used, null);
-    use = _setup[0];
-    const bonus = _setup[1];
-    const _odds = new OddsBuilder(WILLPOWER_SPEND_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0], _p);
-    return _odds.build();
+  if (speed > 0 || armor_piercing > 0) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "攻击具有高速" + String(speed) + "、破甲" + String(armor_piercing) + "，但高速与破甲不会减少豁免DP", []
+    ));
   }
+  return [damage_type];
+}
 
-  function _willpower_regain_setup(character, points, _trace) {
-    if (!(character instanceof Combatant && Number.isInteger(points) && 1 <= points && points <= 30)) {
-      _rt_check_inputs([['type', "人物", character, Combatant], ['int', "恢复点数", points, 1, 30]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "恢复" + String(points) + "点意志力", []));
-  }
+const SAVE_CONTEST_FIELDS = Object.freeze(["hit", "net", "damage", "damage_type"]);
+// The result of save_contest (攻击与豁免的对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class SaveContestResult extends Result {}
+SaveContestResult.PROCEDURE = "save_contest";
+SaveContestResult.FIELDS = SAVE_CONTEST_FIELDS;
 
-  const WILLPOWER_REGAIN_FIELDS = Object.freeze(["regained"]);
-  // The result of willpower_regain (恢复意志力): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class WillpowerRegainResult extends Result {}
-  WillpowerRegainResult.PROCEDURE = "willpower_regain";
-  WillpowerRegainResult.FIELDS = WILLPOWER_REGAIN_FIELDS;
-
-  // 恢复意志力（DP-64）
-  function willpower_regain(character, options) {
-    options = _rt_options(options, ["points", "dice"]);
-    let points = options.points === undefined ? 1 : options.points;
-    const _trace = [];
-    _willpower_regain_setup(character, points, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(WillpowerRegainResult, [points], [], _trace);
-  }
-
-  // 恢复意志力: the outcome only (the fields of WILLPOWER_REGAIN_FIELDS), no trace.
-  function willpower_regain_fast(character, options) {
-    options = _rt_options(options, ["points", "dice"]);
-    let points = options.points === undefined ? 1 : options.points;
-    _willpower_regain_setup(character, points, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [points];
-  }
-
-  // 恢复意志力: the setup once; the function returned rolls and returns the outcome array.
-  function willpower_regain_prepare(character, options) {
-    options = _rt_options(options, ["points"]);
-    let points = options.points === undefined ? 1 : options.points;
-    _willpower_regain_setup(character, points, null);
-    const _out = [points];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 恢复意志力: the exact distribution of the fields of WILLPOWER_REGAIN_FIELDS.
-  function willpower_regain_odds(character, options) {
-    options = _rt_options(options, ["points"]);
-    let points = options.points === undefined ? 1 : options.points;
-    _willpower_regain_setup(character, points, null);
-    const _odds = new OddsBuilder(WILLPOWER_REGAIN_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([points], _p);
-    return _odds.build();
-  }
-
-  function _draw_setup(character, from_container, from_backpack, ammunition, _trace) {
-    if (!(
-      character instanceof Combatant && typeof from_container === 'boolean' && typeof from_backpack === 'boolean'
-      && typeof ammunition === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "人物", character, Combatant], ['bool', "从携带容器中取出小件物品", from_container],
-        ['bool', "从背包中取出", from_backpack], ['bool', "取出的是弹药", ammunition]
-      ]);
-    }
-    let action_spent, weapon_drawn;
-    action_spent = from_backpack ? "full_round" : from_container ? "swift" : "move";
-    weapon_drawn = !ammunition;
-    if (_trace !== null) _trace.push(new TraceStep("note", "取出物品用去" + action_spent, []));
-    if (ammunition) {
-      if (_trace !== null) _trace.push(new TraceStep("note", "弹药已拿在手中，下一次装填降低一级", []));
-    }
-    return [action_spent, weapon_drawn];
-  }
-
-  const DRAW_FIELDS = Object.freeze(["action_spent", "weapon_drawn", "ammunition"]);
-  // The result of draw (取出物品): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class DrawResult extends Result {}
-  DrawResult.PROCEDURE = "draw";
-  DrawResult.FIELDS = DRAW_FIELDS;
-
-  // 取出物品（DP-62）
-  function draw(character, options) {
-    options = _rt_options(options, ["from_container", "from_backpack", "ammunition", "dice"]);
-    let from_container = options.from_container === undefined ? false : options.from_container;
-    let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
-    let ammunition = options.ammunition === undefined ? false : options.ammunition;
-    const _trace = [];
-    const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(DrawResult, [action_spent, weapon_drawn, ammunition], [], _trace);
-  }
-
-  // 取出物品: the outcome only (the fields of DRAW_FIELDS), no trace.
-  function draw_fast(character, options) {
-    options = _rt_options(options, ["from_container", "from_backpack", "ammunition", "dice"]);
-    let from_container = options.from_container === undefined ? false : options.from_container;
-    let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
-    let ammunition = options.ammunition === undefined ? false : options.ammunition;
-    const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [action_spent, weapon_drawn, ammunition];
-  }
-
-  // 取出物品: the setup once; the function returned rolls and returns the outcome array.
-  function draw_prepare(character, options) {
-    options = _rt_options(options, ["from_container", "from_backpack", "ammunition"]);
-    let from_container = options.from_container === undefined ? false : options.from_container;
-    let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
-    let ammunition = options.ammunition === undefined ? false : options.ammunition;
-    const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, null);
-    const _out = [action_spent, weapon_drawn, ammunition];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 取出物品: the exact distribution of the fields of DRAW_FIELDS.
-  function draw_odds(character, options) {
-    options = _rt_options(options, ["from_container", "from_backpack", "ammunition"]);
-    let from_container = options.from_container === undefined ? false : options.from_container;
-    let from_backpack = options.from_backpack === undefined ? false : options.from_backpack;
-    let ammunition = options.ammunition === undefined ? false : options.ammunition;
-    const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, null);
-    const _odds = new OddsBuilder(DRAW_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([action_spent, weapon_drawn, ammunition], _p);
-    return _odds.build();
-  }
-
-  function _pick_up_setup(character, _trace) {
-    if (!(character instanceof Combatant)) {
-      _rt_check_inputs([['type', "人物", character, Combatant]]);
-    }
-    let action_spent;
-    action_spent = "move";
-    if (_trace !== null) _trace.push(new TraceStep("note", "拾起了脱手的武器", []));
-    return [action_spent];
-  }
-
-  const PICK_UP_FIELDS = Object.freeze(["action_spent"]);
-  // The result of pick_up (拾起脱手的武器): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class PickUpResult extends Result {}
-  PickUpResult.PROCEDURE = "pick_up";
-  PickUpResult.FIELDS = PICK_UP_FIELDS;
-
-  // 拾起脱手的武器（DP-32、DP-62）
-  function pick_up(character, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const [action_spent] = _pick_up_setup(character, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(PickUpResult, [action_spent], [], _trace);
-  }
-
-  // 拾起脱手的武器: the outcome only (the fields of PICK_UP_FIELDS), no trace.
-  function pick_up_fast(character, options) {
-    options = _rt_options(options, ["dice"]);
-    const [action_spent] = _pick_up_setup(character, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [action_spent];
-  }
-
-  // 拾起脱手的武器: the setup once; the function returned rolls and returns the outcome array.
-  function pick_up_prepare(character) {
-    const [action_spent] = _pick_up_setup(character, null);
-    const _out = [action_spent];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 拾起脱手的武器: the exact distribution of the fields of PICK_UP_FIELDS.
-  function pick_up_odds(character) {
-    const [action_spent] = _pick_up_setup(character, null);
-    const _odds = new OddsBuilder(PICK_UP_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([action_spent], _p);
-    return _odds.build();
-  }
-
-  function _reload_setup(character, weapon, ammo_in_hand, bolt_open, _trace) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      character instanceof Combatant && weapon.not_specified === null && typeof ammo_in_hand === 'boolean'
-      && typeof bolt_open === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "人物", character, Combatant], ['entry', "武器", weapon], ['bool', "弹药已在手中", ammo_in_hand],
-        ['bool', "枪栓已拉开", bolt_open]
-      ]);
-    }
-    let base, action_spent;
-    if (!(weapon.reload.given)) {
-      throw new NoReload("“" + weapon.name + "”没有装填动作");
-    }
-    if (!(!weapon.bolt_action || bolt_open)) {
-      throw new BoltClosed("“" + weapon.name + "”是单动式步枪：上弹之前需要用一个迅捷动作拉开枪栓");
-    }
-    base = weapon.reload.id;
-    action_spent = !ammo_in_hand ? base : base === "full_round" ? "standard" : base === "standard" ? "move" : base === "move" ? "swift" : "free";
-    if (ammo_in_hand) {
-      if (_trace !== null) _trace.push(new TraceStep("note", "弹药已在手中，装填动作降低一级", []));
-    }
-    return [action_spent];
-  }
-
-  const RELOAD_FIELDS = Object.freeze(["action_spent", "lowered"]);
-  // The result of reload (装填弹药): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ReloadResult extends Result {}
-  ReloadResult.PROCEDURE = "reload";
-  ReloadResult.FIELDS = RELOAD_FIELDS;
-
-  // 装填弹药（DP-62）
-  function reload(character, weapon, options) {
-    options = _rt_options(options, ["ammo_in_hand", "bolt_open", "dice"]);
-    let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
-    let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
-    const _trace = [];
-    const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ReloadResult, [action_spent, ammo_in_hand], [], _trace);
-  }
-
-  // 装填弹药: the outcome only (the fields of RELOAD_FIELDS), no trace.
-  function reload_fast(character, weapon, options) {
-    options = _rt_options(options, ["ammo_in_hand", "bolt_open", "dice"]);
-    let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
-    let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
-    const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [action_spent, ammo_in_hand];
-  }
-
-  // 装填弹药: the setup once; the function returned rolls and returns the outcome array.
-  function reload_prepare(character, weapon, options) {
-    options = _rt_options(options, ["ammo_in_hand", "bolt_open"]);
-    let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
-    let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
-    const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, null);
-    const _out = [action_spent, ammo_in_hand];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 装填弹药: the exact distribution of the fields of RELOAD_FIELDS.
-  function reload_odds(character, weapon, options) {
-    options = _rt_options(options, ["ammo_in_hand", "bolt_open"]);
-    let ammo_in_hand = options.ammo_in_hand === undefined ? false : options.ammo_in_hand;
-    let bolt_open = options.bolt_open === undefined ? false : options.bolt_open;
-    const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, null);
-    const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([action_spent, ammo_in_hand], _p);
-    return _odds.build();
-  }
-
-  function _open_bolt_setup(character, weapon, _trace) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(character instanceof Combatant && weapon.not_specified === null)) {
-      _rt_check_inputs([['type', "人物", character, Combatant], ['entry', "武器", weapon]]);
-    }
-    if (!(weapon.bolt_action)) {
-      throw new NotBoltAction("“" + weapon.name + "”没有需要拉开的枪栓");
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "拉开了枪栓", []));
-    return [weapon];
-  }
-
-  const OPEN_BOLT_FIELDS = Object.freeze(["opened"]);
-  // The result of open_bolt (拉开枪栓): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class OpenBoltResult extends Result {}
-  OpenBoltResult.PROCEDURE = "open_bolt";
-  OpenBoltResult.FIELDS = OPEN_BOLT_FIELDS;
-
-  // 拉开枪栓（DP-62）
-  function open_bolt(character, weapon, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const _setup = _open_bolt_setup(character, weapon, _trace);
-    weapon = _setup[0];
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(OpenBoltResult, [weapon.bolt_action], [], _trace);
-  }
-
-  // 拉开枪栓: the outcome only (the fields of OPEN_BOLT_FIELDS), no trace.
-  function open_bolt_fast(character, weapon, options) {
-    options = _rt_options(options, ["dice"]);
-    const _setup = _open_bolt_setup(character, weapon, null);
-    weapon = _setup[0];
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [weapon.bolt_action];
-  }
-
-  // 拉开枪栓: the setup once; the function returned rolls and returns the outcome array.
-  function open_bolt_prepare(character, weapon) {
-    const _setup = _open_bolt_setup(character, weapon, null);
-    weapon = _setup[0];
-    const _weapon_bolt_action = weapon.bolt_action;
-    const _out = [_weapon_bolt_action];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 拉开枪栓: the exact distribution of the fields of OPEN_BOLT_FIELDS.
-  function open_bolt_odds(character, weapon) {
-    const _setup = _open_bolt_setup(character, weapon, null);
-    weapon = _setup[0];
-    const _odds = new OddsBuilder(OPEN_BOLT_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([weapon.bolt_action], _p);
-    return _odds.build();
-  }
-
-  function _save_contest_setup(
+// 攻击与豁免的对抗（DP-06、DP-07、DP-16）
+function save_contest(attack_dice, options) {
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]
+  );
+  let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
+  let save_dice = options.save_dice === undefined ? null : options.save_dice;
+  let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
+  let speed = options.speed === undefined ? 0 : options.speed;
+  let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
+  let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
+  const _trace = [];
+  const _setup = _save_contest_setup(
     attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace
-  ) {
-    damage_type = damage_type instanceof DamageType ? damage_type : get_damage_type(damage_type);
-    if (!(
-      Number.isInteger(attack_dice) && 0 <= attack_dice && attack_dice <= 200 && Number.isInteger(attack_extras)
-      && 0 <= attack_extras && attack_extras <= 50 && Number.isInteger(save_dice) && 0 <= save_dice && save_dice <= 200
-      && Number.isInteger(save_extras) && 0 <= save_extras && save_extras <= 50 && Number.isInteger(speed) && 0 <= speed
-      && speed <= 30 && Number.isInteger(armor_piercing) && 0 <= armor_piercing && armor_piercing <= 40
-      && damage_type.not_specified === null
-    )) {
-      _rt_check_inputs([
-        ['int', "攻击DP", attack_dice, 0, 200], ['int', "攻击附加成功", attack_extras, 0, 50],
-        ['int', "豁免DP", save_dice, 0, 200], ['int', "豁免附加成功", save_extras, 0, 50], ['int', "高速", speed, 0, 30],
-        ['int', "破甲", armor_piercing, 0, 40], ['entry', "伤害类型", damage_type]
-      ]);
-    }
-    if (speed > 0 || armor_piercing > 0) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "攻击具有高速" + String(speed) + "、破甲" + String(armor_piercing) + "，但高速与破甲不会减少豁免DP", []
-      ));
-    }
-    return [damage_type];
+  );
+  damage_type = _setup[0];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, net;
+  _attack_successes_roll = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, false, 1000);
+  _rolls.push(_attack_successes_roll);
+  attack_successes = _attack_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("攻击鉴定", _attack_successes_roll),
+    [
+      ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+      ["attack_successes", attack_successes]
+    ]
+  ));
+  _save_successes_roll = _rt_roll_pool(_source, _POOL, save_dice, save_extras, false, 1000);
+  _rolls.push(_save_successes_roll);
+  save_successes = _save_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("豁免鉴定", _save_successes_roll),
+    [
+      ["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces],
+      ["save_successes", save_successes]
+    ]
+  ));
+  net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
+  _trace.push(new TraceStep(
+    "let",
+    "攻击" + String(attack_successes) + "+" + String(attack_extras) + "减去豁免" + String(save_successes) + "+" + String(save_extras) + "，胜出数" + String(net),
+    [["net", net]]
+  ));
+  if (net > 0) {
+    _trace.push(new TraceStep("note", "造成" + String(net) + "点" + damage_type.name + "伤害", []));
   }
+  return _rt_result(SaveContestResult, [net > 0, net, net, damage_type.id], _rolls, _trace);
+}
 
-  const SAVE_CONTEST_FIELDS = Object.freeze(["hit", "net", "damage", "damage_type"]);
-  // The result of save_contest (攻击与豁免的对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class SaveContestResult extends Result {}
-  SaveContestResult.PROCEDURE = "save_contest";
-  SaveContestResult.FIELDS = SAVE_CONTEST_FIELDS;
+function _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras) {
+  let attack_successes, save_successes, net;
+  attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10, 1000);
+  save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10, 1000);
+  net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
+  return [net > 0, net, net, damage_type.id];
+}
 
-  // 攻击与豁免的对抗（DP-06、DP-07、DP-16）
-  function save_contest(attack_dice, options) {
-    options = _rt_options(
-      options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]
-    );
-    let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
-    let save_dice = options.save_dice === undefined ? null : options.save_dice;
-    let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
-    let speed = options.speed === undefined ? 0 : options.speed;
-    let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
-    let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
-    const _trace = [];
-    const _setup = _save_contest_setup(
-      attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace
-    );
-    damage_type = _setup[0];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, net;
-    _attack_successes_roll = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, false, 1000);
-    _rolls.push(_attack_successes_roll);
-    attack_successes = _attack_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("攻击鉴定", _attack_successes_roll),
-      [
-        ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
-        ["attack_successes", attack_successes]
-      ]
-    ));
-    _save_successes_roll = _rt_roll_pool(_source, _POOL, save_dice, save_extras, false, 1000);
-    _rolls.push(_save_successes_roll);
-    save_successes = _save_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("豁免鉴定", _save_successes_roll),
-      [
-        ["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces],
-        ["save_successes", save_successes]
-      ]
-    ));
-    net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
-    _trace.push(new TraceStep(
-      "let",
-      "攻击" + String(attack_successes) + "+" + String(attack_extras) + "减去豁免" + String(save_successes) + "+" + String(save_extras) + "，胜出数" + String(net),
-      [["net", net]]
-    ));
-    if (net > 0) {
-      _trace.push(new TraceStep("note", "造成" + String(net) + "点" + damage_type.name + "伤害", []));
-    }
-    return _rt_result(SaveContestResult, [net > 0, net, net, damage_type.id], _rolls, _trace);
-  }
+// 攻击与豁免的对抗: the outcome only (the fields of SAVE_CONTEST_FIELDS), no trace.
+function save_contest_fast(attack_dice, options) {
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]
+  );
+  let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
+  let save_dice = options.save_dice === undefined ? null : options.save_dice;
+  let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
+  let speed = options.speed === undefined ? 0 : options.speed;
+  let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
+  let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
+  const _setup = _save_contest_setup(
+    attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
+  );
+  damage_type = _setup[0];
+  const dice = _rt_dice_source(options.dice);
+  return _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras);
+}
 
-  function _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras) {
+// 攻击与豁免的对抗: the setup once; the function returned rolls and returns the outcome array.
+function save_contest_prepare(attack_dice, options) {
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]
+  );
+  let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
+  let save_dice = options.save_dice === undefined ? null : options.save_dice;
+  let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
+  let speed = options.speed === undefined ? 0 : options.speed;
+  let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
+  let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
+  const _setup = _save_contest_setup(
+    attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
+  );
+  damage_type = _setup[0];
+  const _damage_type_id = damage_type.id;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, save_successes, net;
     attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10, 1000);
     save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10, 1000);
     net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
-    return [net > 0, net, net, damage_type.id];
+    return [net > 0, net, net, _damage_type_id];
   }
+}
 
-  // 攻击与豁免的对抗: the outcome only (the fields of SAVE_CONTEST_FIELDS), no trace.
-  function save_contest_fast(attack_dice, options) {
-    options = _rt_options(
-      options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]
-    );
-    let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
-    let save_dice = options.save_dice === undefined ? null : options.save_dice;
-    let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
-    let speed = options.speed === undefined ? 0 : options.speed;
-    let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
-    let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
-    const _setup = _save_contest_setup(
-      attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
-    );
-    damage_type = _setup[0];
-    const dice = _rt_dice_source(options.dice);
-    return _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras);
-  }
-
-  // 攻击与豁免的对抗: the setup once; the function returned rolls and returns the outcome array.
-  function save_contest_prepare(attack_dice, options) {
-    options = _rt_options(
-      options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]
-    );
-    let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
-    let save_dice = options.save_dice === undefined ? null : options.save_dice;
-    let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
-    let speed = options.speed === undefined ? 0 : options.speed;
-    let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
-    let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
-    const _setup = _save_contest_setup(
-      attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
-    );
-    damage_type = _setup[0];
-    const _damage_type_id = damage_type.id;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let attack_successes, save_successes, net;
-      attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10, 1000);
-      save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10, 1000);
+// 攻击与豁免的对抗: the exact distribution of the fields of SAVE_CONTEST_FIELDS.
+function save_contest_odds(attack_dice, options) {
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]
+  );
+  let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
+  let save_dice = options.save_dice === undefined ? null : options.save_dice;
+  let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
+  let speed = options.speed === undefined ? 0 : options.speed;
+  let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
+  let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
+  const _setup = _save_contest_setup(
+    attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
+  );
+  damage_type = _setup[0];
+  const _odds = new OddsBuilder(SAVE_CONTEST_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  let attack_successes, save_successes, net;
+  for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(attack_dice, 10, 8, 10))) {
+    attack_successes = _attack_successes_item[0];
+    const _attack_successes_p = _p * _attack_successes_item[1];
+    for (const _save_successes_item of _odds.outcomes(
+      _attack_successes_p, _rt_pool_distribution(save_dice, 10, 8, 10)
+    )) {
+      save_successes = _save_successes_item[0];
+      const _save_successes_p = _attack_successes_p * _save_successes_item[1];
       net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
-      return [net > 0, net, net, _damage_type_id];
+      _odds.put([net > 0, net, net, damage_type.id], _save_successes_p);
     }
   }
+  return _odds.build();
+}
 
-  // 攻击与豁免的对抗: the exact distribution of the fields of SAVE_CONTEST_FIELDS.
-  function save_contest_odds(attack_dice, options) {
-    options = _rt_options(
-      options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]
-    );
-    let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
-    let save_dice = options.save_dice === undefined ? null : options.save_dice;
-    let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
-    let speed = options.speed === undefined ? 0 : options.speed;
-    let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
-    let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
-    const _setup = _save_contest_setup(
-      attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
-    );
-    damage_type = _setup[0];
-    const _odds = new OddsBuilder(SAVE_CONTEST_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    let attack_successes, save_successes, net;
-    for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(attack_dice, 10, 8, 10))) {
-      attack_successes = _attack_successes_item[0];
-      const _attack_successes_p = _p * _attack_successes_item[1];
-      for (const _save_successes_item of _odds.outcomes(
-        _attack_successes_p, _rt_pool_distribution(save_dice, 10, 8, 10)
-      )) {
-        save_successes = _save_successes_item[0];
-        const _save_successes_p = _attack_successes_p * _save_successes_item[1];
-        net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
-        _odds.put([net > 0, net, net, damage_type.id], _save_successes_p);
-      }
-    }
-    return _odds.build();
+function _trip_setup(attacker, defender, weapon, flying, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && typeof flying === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['bool', "飞行目标", flying]
+    ]);
   }
-
-  function _trip_setup(attacker, defender, weapon, flying, _trace) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && typeof flying === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
-        ['bool', "飞行目标", flying]
-      ]);
-    }
-    let attack_pool, leg_bonus, defend_pool;
-    if (!(weapon.natural || weapon.can_trip)) {
-      throw new CannotTrip("“" + weapon.name + "”不能用来绊摔：只有天生武器与带【绊摔】的武器可以");
-    }
-    attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon);
-    leg_bonus = _R_TRIP_BONUS_PER_LEG_PAIR * Math.floor(Math.max(0, defender.legs - 2) / 2);
-    defend_pool = Math.max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + leg_bonus;
-    if (Math.max(0, attack_pool) > 300) {
-      _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
-    }
-    return [attack_pool, defend_pool];
+  let attack_pool, leg_bonus, defend_pool;
+  if (!(weapon.natural || weapon.can_trip)) {
+    throw new CannotTrip("“" + weapon.name + "”不能用来绊摔：只有天生武器与带【绊摔】的武器可以");
   }
-
-  const TRIP_FIELDS = Object.freeze(["success", "net", "prone", "flight_speed_loss"]);
-  // The result of trip (绊摔): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class TripResult extends Result {}
-  TripResult.PROCEDURE = "trip";
-  TripResult.FIELDS = TRIP_FIELDS;
-
-  // 绊摔（DP-50）
-  function trip(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["flying", "dice"]);
-    let flying = options.flying === undefined ? false : options.flying;
-    const _trace = [];
-    const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _attack_successes_roll, attack_successes, _defend_successes_roll, defend_successes, net, success;
-    _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000);
-    _rolls.push(_attack_successes_roll);
-    attack_successes = _attack_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("绊摔检定", _attack_successes_roll),
-      [
-        ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
-        ["attack_successes", attack_successes]
-      ]
-    ));
-    _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false, 1000);
-    _rolls.push(_defend_successes_roll);
-    defend_successes = _defend_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("平衡对抗", _defend_successes_roll),
-      [
-        ["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces],
-        ["defend_successes", defend_successes]
-      ]
-    ));
-    net = attack_successes + attacker.attack_extras - defend_successes;
-    success = net > 0;
-    if (success && !flying) {
-      _trace.push(new TraceStep("note", "对方倒地", []));
-    }
-    if (success && flying) {
-      _trace.push(new TraceStep("note", "对方失速：下一轮飞行速度−" + String(net), []));
-    }
-    return _rt_result(
-      TripResult, [success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _rolls, _trace
-    );
+  attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon);
+  leg_bonus = _R_TRIP_BONUS_PER_LEG_PAIR * Math.floor(Math.max(0, defender.legs - 2) / 2);
+  defend_pool = Math.max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + leg_bonus;
+  if (Math.max(0, attack_pool) > 300) {
+    _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
   }
+  return [attack_pool, defend_pool];
+}
 
-  function _trip_roll(dice, attack_pool, defend_pool, attacker, flying) {
+const TRIP_FIELDS = Object.freeze(["success", "net", "prone", "flight_speed_loss"]);
+// The result of trip (绊摔): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class TripResult extends Result {}
+TripResult.PROCEDURE = "trip";
+TripResult.FIELDS = TRIP_FIELDS;
+
+// 绊摔（DP-50）
+function trip(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["flying", "dice"]);
+  let flying = options.flying === undefined ? false : options.flying;
+  const _trace = [];
+  const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _attack_successes_roll, attack_successes, _defend_successes_roll, defend_successes, net, success;
+  _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000);
+  _rolls.push(_attack_successes_roll);
+  attack_successes = _attack_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("绊摔检定", _attack_successes_roll),
+    [
+      ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+      ["attack_successes", attack_successes]
+    ]
+  ));
+  _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false, 1000);
+  _rolls.push(_defend_successes_roll);
+  defend_successes = _defend_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("平衡对抗", _defend_successes_roll),
+    [
+      ["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces],
+      ["defend_successes", defend_successes]
+    ]
+  ));
+  net = attack_successes + attacker.attack_extras - defend_successes;
+  success = net > 0;
+  if (success && !flying) {
+    _trace.push(new TraceStep("note", "对方倒地", []));
+  }
+  if (success && flying) {
+    _trace.push(new TraceStep("note", "对方失速：下一轮飞行速度−" + String(net), []));
+  }
+  return _rt_result(
+    TripResult, [success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _rolls, _trace
+  );
+}
+
+function _trip_roll(dice, attack_pool, defend_pool, attacker, flying) {
+  let attack_successes, defend_successes, net, success;
+  attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+  defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
+  net = attack_successes + attacker.attack_extras - defend_successes;
+  success = net > 0;
+  return [success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0];
+}
+
+// 绊摔: the outcome only (the fields of TRIP_FIELDS), no trace.
+function trip_fast(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["flying", "dice"]);
+  let flying = options.flying === undefined ? false : options.flying;
+  const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
+  const dice = _rt_dice_source(options.dice);
+  return _trip_roll(dice, attack_pool, defend_pool, attacker, flying);
+}
+
+// 绊摔: the setup once; the function returned rolls and returns the outcome array.
+function trip_prepare(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["flying"]);
+  let flying = options.flying === undefined ? false : options.flying;
+  const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
+  const _attack_successes = Math.max(0, attack_pool);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _not_flying = !flying;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, defend_successes, net, success;
-    attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
     defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
-    net = attack_successes + attacker.attack_extras - defend_successes;
+    net = attack_successes + _attacker_attack_extras - defend_successes;
     success = net > 0;
-    return [success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0];
+    return [success, Math.max(0, net), _not_flying && success, flying ? Math.max(0, net) : 0];
   }
+}
 
-  // 绊摔: the outcome only (the fields of TRIP_FIELDS), no trace.
-  function trip_fast(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["flying", "dice"]);
-    let flying = options.flying === undefined ? false : options.flying;
-    const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
-    const dice = _rt_dice_source(options.dice);
-    return _trip_roll(dice, attack_pool, defend_pool, attacker, flying);
-  }
-
-  // 绊摔: the setup once; the function returned rolls and returns the outcome array.
-  function trip_prepare(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["flying"]);
-    let flying = options.flying === undefined ? false : options.flying;
-    const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
-    const _attack_successes = Math.max(0, attack_pool);
-    const _attacker_attack_extras = attacker.attack_extras;
-    const _not_flying = !flying;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let attack_successes, defend_successes, net, success;
-      attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
-      defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
-      net = attack_successes + _attacker_attack_extras - defend_successes;
-      success = net > 0;
-      return [success, Math.max(0, net), _not_flying && success, flying ? Math.max(0, net) : 0];
-    }
-  }
-
-  // 绊摔: the exact distribution of the fields of TRIP_FIELDS.
-  function trip_odds(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["flying"]);
-    let flying = options.flying === undefined ? false : options.flying;
-    const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
-    const _odds = new OddsBuilder(TRIP_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let attack_successes, defend_successes, net, success;
-    for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10))) {
-      attack_successes = _attack_successes_item[0];
-      const _attack_successes_p = _p * _attack_successes_item[1];
-      for (const _defend_successes_item of _odds.outcomes(
-        _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)
-      )) {
-        defend_successes = _defend_successes_item[0];
-        const _defend_successes_p = _attack_successes_p * _defend_successes_item[1];
-        net = attack_successes + attacker.attack_extras - defend_successes;
-        success = net > 0;
-        _odds.put([success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _defend_successes_p);
-      }
-    }
-    return _odds.build();
-  }
-
-  function _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _trace) {
-    weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && typeof knock_down === 'boolean' && typeof returned === 'boolean'
+// 绊摔: the exact distribution of the fields of TRIP_FIELDS.
+function trip_odds(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["flying"]);
+  let flying = options.flying === undefined ? false : options.flying;
+  const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
+  const _odds = new OddsBuilder(TRIP_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let attack_successes, defend_successes, net, success;
+  for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10))) {
+    attack_successes = _attack_successes_item[0];
+    const _attack_successes_p = _p * _attack_successes_item[1];
+    for (const _defend_successes_item of _odds.outcomes(
+      _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)
     )) {
-      _rt_check_inputs([
-        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
-        ['bool', "选择击倒", knock_down], ['bool', "反冲撞", returned]
-      ]);
+      defend_successes = _defend_successes_item[0];
+      const _defend_successes_p = _attack_successes_p * _defend_successes_item[1];
+      net = attack_successes + attacker.attack_extras - defend_successes;
+      success = net > 0;
+      _odds.put([success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _defend_successes_p);
     }
-    let attack_pool, defend_pool;
-    attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.given ? weapon.damage : 0);
-    defend_pool = Math.max(
-      0,
-      Math.max(defender.strength, defender.dexterity) + defender.athletics + defender.balance - (returned ? _R_BULL_RUSH_RETURN_PENALTY : 0)
-    );
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let", "抵挡DP" + String(defend_pool), [["defend_pool", defend_pool]]
-    ));
-    if (Math.max(0, attack_pool) > 300) {
-      _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
-    }
-    return [attack_pool, defend_pool];
   }
+  return _odds.build();
+}
 
-  const BULL_RUSH_FIELDS = Object.freeze(["success", "net", "prone", "push_meters", "may_return"]);
-  // The result of bull_rush (冲撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class BullRushResult extends Result {}
-  BullRushResult.PROCEDURE = "bull_rush";
-  BullRushResult.FIELDS = BULL_RUSH_FIELDS;
-
-  // 冲撞（DP-51）
-  function bull_rush(attacker, defender, weapon, options) {
-    options = _rt_options(options, ["knock_down", "returned", "dice"]);
-    let knock_down = options.knock_down === undefined ? false : options.knock_down;
-    let returned = options.returned === undefined ? false : options.returned;
-    const _trace = [];
-    const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _attack_successes_roll, attack_successes, _defend_successes_roll, defend_successes, net, success, push;
-    _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000);
-    _rolls.push(_attack_successes_roll);
-    attack_successes = _attack_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("冲撞检定", _attack_successes_roll),
-      [
-        ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
-        ["attack_successes", attack_successes]
-      ]
-    ));
-    _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false, 1000);
-    _rolls.push(_defend_successes_roll);
-    defend_successes = _defend_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("抵挡检定", _defend_successes_roll),
-      [
-        ["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces],
-        ["defend_successes", defend_successes]
-      ]
-    ));
-    net = attack_successes + attacker.attack_extras - defend_successes;
-    success = net > 0;
-    push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
-    if (success && knock_down) {
-      _trace.push(new TraceStep("note", "对方被击倒", []));
-    }
-    if (success && !knock_down) {
-      _trace.push(new TraceStep("note", "对方被击退" + String(push) + "米", []));
-    }
-    if (!success) {
-      _trace.push(new TraceStep("note", "对方抵挡了冲撞，可以用反射动作反冲撞（你在对抗中−2DP）", []));
-    }
-    return _rt_result(BullRushResult, [success, Math.max(0, net), success && knock_down, push, !success], _rolls, _trace);
+function _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _trace) {
+  weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && typeof knock_down === 'boolean' && typeof returned === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['bool', "选择击倒", knock_down], ['bool', "反冲撞", returned]
+    ]);
   }
+  let attack_pool, defend_pool;
+  attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.given ? weapon.damage : 0);
+  defend_pool = Math.max(
+    0,
+    Math.max(defender.strength, defender.dexterity) + defender.athletics + defender.balance - (returned ? _R_BULL_RUSH_RETURN_PENALTY : 0)
+  );
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "抵挡DP" + String(defend_pool), [["defend_pool", defend_pool]]
+  ));
+  if (Math.max(0, attack_pool) > 300) {
+    _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
+  }
+  return [attack_pool, defend_pool];
+}
 
-  function _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down) {
+const BULL_RUSH_FIELDS = Object.freeze(["success", "net", "prone", "push_meters", "may_return"]);
+// The result of bull_rush (冲撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class BullRushResult extends Result {}
+BullRushResult.PROCEDURE = "bull_rush";
+BullRushResult.FIELDS = BULL_RUSH_FIELDS;
+
+// 冲撞（DP-51）
+function bull_rush(attacker, defender, weapon, options) {
+  options = _rt_options(options, ["knock_down", "returned", "dice"]);
+  let knock_down = options.knock_down === undefined ? false : options.knock_down;
+  let returned = options.returned === undefined ? false : options.returned;
+  const _trace = [];
+  const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _attack_successes_roll, attack_successes, _defend_successes_roll, defend_successes, net, success, push;
+  _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000);
+  _rolls.push(_attack_successes_roll);
+  attack_successes = _attack_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("冲撞检定", _attack_successes_roll),
+    [
+      ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+      ["attack_successes", attack_successes]
+    ]
+  ));
+  _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false, 1000);
+  _rolls.push(_defend_successes_roll);
+  defend_successes = _defend_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("抵挡检定", _defend_successes_roll),
+    [
+      ["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces],
+      ["defend_successes", defend_successes]
+    ]
+  ));
+  net = attack_successes + attacker.attack_extras - defend_successes;
+  success = net > 0;
+  push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
+  if (success && knock_down) {
+    _trace.push(new TraceStep("note", "对方被击倒", []));
+  }
+  if (success && !knock_down) {
+    _trace.push(new TraceStep("note", "对方被击退" + String(push) + "米", []));
+  }
+  if (!success) {
+    _trace.push(new TraceStep("note", "对方抵挡了冲撞，可以用反射动作反冲撞（你在对抗中−2DP）", []));
+  }
+  return _rt_result(BullRushResult, [success, Math.max(0, net), success && knock_down, push, !success], _rolls, _trace);
+}
+
+function _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down) {
+  let attack_successes, defend_successes, net, success, push;
+  attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+  defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
+  net = attack_successes + attacker.attack_extras - defend_successes;
+  success = net > 0;
+  push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
+  return [success, Math.max(0, net), success && knock_down, push, !success];
+}
+
+// 冲撞: the outcome only (the fields of BULL_RUSH_FIELDS), no trace.
+function bull_rush_fast(attacker, defender, weapon, options) {
+  options = _rt_options(options, ["knock_down", "returned", "dice"]);
+  let knock_down = options.knock_down === undefined ? false : options.knock_down;
+  let returned = options.returned === undefined ? false : options.returned;
+  const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, null);
+  const dice = _rt_dice_source(options.dice);
+  return _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down);
+}
+
+// 冲撞: the setup once; the function returned rolls and returns the outcome array.
+function bull_rush_prepare(attacker, defender, weapon, options) {
+  options = _rt_options(options, ["knock_down", "returned"]);
+  let knock_down = options.knock_down === undefined ? false : options.knock_down;
+  let returned = options.returned === undefined ? false : options.returned;
+  const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, null);
+  const _attack_successes = Math.max(0, attack_pool);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _not_knock_down = !knock_down;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, defend_successes, net, success, push;
-    attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
     defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
-    net = attack_successes + attacker.attack_extras - defend_successes;
+    net = attack_successes + _attacker_attack_extras - defend_successes;
     success = net > 0;
-    push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
-    return [success, Math.max(0, net), success && knock_down, push, !success];
+    push = _not_knock_down && success ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
+    return [success, Math.max(0, net), knock_down && success, push, !success];
   }
+}
 
-  // 冲撞: the outcome only (the fields of BULL_RUSH_FIELDS), no trace.
-  function bull_rush_fast(attacker, defender, weapon, options) {
-    options = _rt_options(options, ["knock_down", "returned", "dice"]);
-    let knock_down = options.knock_down === undefined ? false : options.knock_down;
-    let returned = options.returned === undefined ? false : options.returned;
-    const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, null);
-    const dice = _rt_dice_source(options.dice);
-    return _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down);
-  }
-
-  // 冲撞: the setup once; the function returned rolls and returns the outcome array.
-  function bull_rush_prepare(attacker, defender, weapon, options) {
-    options = _rt_options(options, ["knock_down", "returned"]);
-    let knock_down = options.knock_down === undefined ? false : options.knock_down;
-    let returned = options.returned === undefined ? false : options.returned;
-    const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, null);
-    const _attack_successes = Math.max(0, attack_pool);
-    const _attacker_attack_extras = attacker.attack_extras;
-    const _not_knock_down = !knock_down;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let attack_successes, defend_successes, net, success, push;
-      attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
-      defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
-      net = attack_successes + _attacker_attack_extras - defend_successes;
-      success = net > 0;
-      push = _not_knock_down && success ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
-      return [success, Math.max(0, net), knock_down && success, push, !success];
-    }
-  }
-
-  // 冲撞: the exact distribution of the fields of BULL_RUSH_FIELDS.
-  function bull_rush_odds(attacker, defender, weapon, options) {
-    options = _rt_options(options, ["knock_down", "returned"]);
-    let knock_down = options.knock_down === undefined ? false : options.knock_down;
-    let returned = options.returned === undefined ? false : options.returned;
-    const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, null);
-    const _odds = new OddsBuilder(BULL_RUSH_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let attack_successes, defend_successes, net, success, push;
-    for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10))) {
-      attack_successes = _attack_successes_item[0];
-      const _attack_successes_p = _p * _attack_successes_item[1];
-      for (const _defend_successes_item of _odds.outcomes(
-        _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)
-      )) {
-        defend_successes = _defend_successes_item[0];
-        const _defend_successes_p = _attack_successes_p * _defend_successes_item[1];
-        net = attack_successes + attacker.attack_extras - defend_successes;
-        success = net > 0;
-        push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
-        _odds.put([success, Math.max(0, net), success && knock_down, push, !success], _defend_successes_p);
-      }
-    }
-    return _odds.build();
-  }
-
-  function _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, _trace) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && Number.isInteger(held_item_size) && (-1) <= held_item_size && held_item_size <= 40
-      && Number.isInteger(free_hands) && 0 <= free_hands && free_hands <= 20
+// 冲撞: the exact distribution of the fields of BULL_RUSH_FIELDS.
+function bull_rush_odds(attacker, defender, weapon, options) {
+  options = _rt_options(options, ["knock_down", "returned"]);
+  let knock_down = options.knock_down === undefined ? false : options.knock_down;
+  let returned = options.returned === undefined ? false : options.returned;
+  const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, null);
+  const _odds = new OddsBuilder(BULL_RUSH_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let attack_successes, defend_successes, net, success, push;
+  for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10))) {
+    attack_successes = _attack_successes_item[0];
+    const _attack_successes_p = _p * _attack_successes_item[1];
+    for (const _defend_successes_item of _odds.outcomes(
+      _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)
     )) {
-      _rt_check_inputs([
-        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
-        ['int', "手持物品体积", held_item_size, (-1), 40], ['int', "可用于擒抱的手数", free_hands, 0, 20]
-      ]);
+      defend_successes = _defend_successes_item[0];
+      const _defend_successes_p = _attack_successes_p * _defend_successes_item[1];
+      net = attack_successes + attacker.attack_extras - defend_successes;
+      success = net > 0;
+      push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
+      _odds.put([success, Math.max(0, net), success && knock_down, push, !success], _defend_successes_p);
     }
-    let touch_pool, contest_pool, resist_pool, contest_extras, cling;
-    if (!(free_hands >= _R_GRAPPLE_HANDS_NEEDED)) {
-      throw new GrappleNeedsTwoHands("对一个目标维持擒抱需要占用两只手（或类似手的肢体），可用的只有" + String(free_hands) + "只");
-    }
-    if (!(held_item_size < 0 || held_item_size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP || weapon.can_grapple)) {
-      throw new TooManyHandsFree("只有空手或持有体积不大于自身体积−3的物品时才能擒抱");
-    }
-    touch_pool = Math.max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.can_grapple ? weapon.damage : 0);
-    contest_pool = attacker.strength + attacker.martial + attacker.specialty;
-    resist_pool = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
-    contest_extras = 0;
-    cling = attacker.size * _R_CLING_SIZE_DIVISOR < defender.size;
-    if (touch_pool > 300) {
-      _rt_within("骰池骰子数", touch_pool, 300);
-    }
-    return [touch_pool, contest_pool, resist_pool, contest_extras, cling];
   }
+  return _odds.build();
+}
 
-  const GRAPPLE_FIELDS = Object.freeze(["success", "touched", "net", "cling", "holds", "loser_penalty"]);
-  // The result of grapple (擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class GrappleResult extends Result {}
-  GrappleResult.PROCEDURE = "grapple";
-  GrappleResult.FIELDS = GRAPPLE_FIELDS;
+function _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(held_item_size) && (-1) <= held_item_size && held_item_size <= 40
+    && Number.isInteger(free_hands) && 0 <= free_hands && free_hands <= 20
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "手持物品体积", held_item_size, (-1), 40], ['int', "可用于擒抱的手数", free_hands, 0, 20]
+    ]);
+  }
+  let touch_pool, contest_pool, resist_pool, contest_extras, cling;
+  if (!(free_hands >= _R_GRAPPLE_HANDS_NEEDED)) {
+    throw new GrappleNeedsTwoHands("对一个目标维持擒抱需要占用两只手（或类似手的肢体），可用的只有" + String(free_hands) + "只");
+  }
+  if (!(held_item_size < 0 || held_item_size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP || weapon.can_grapple)) {
+    throw new TooManyHandsFree("只有空手或持有体积不大于自身体积−3的物品时才能擒抱");
+  }
+  touch_pool = Math.max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.can_grapple ? weapon.damage : 0);
+  contest_pool = attacker.strength + attacker.martial + attacker.specialty;
+  resist_pool = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  contest_extras = 0;
+  cling = attacker.size * _R_CLING_SIZE_DIVISOR < defender.size;
+  if (touch_pool > 300) {
+    _rt_within("骰池骰子数", touch_pool, 300);
+  }
+  return [touch_pool, contest_pool, resist_pool, contest_extras, cling];
+}
 
-  // 擒抱（DP-52、DP-54）
-  function grapple(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["held_item_size", "free_hands", "dice"]);
-    let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
-    let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
-    const _trace = [];
-    const [
-      touch_pool, contest_pool, resist_pool, contest_extras, cling
-    ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _touch_roll, touch, touched, _hold_roll, hold, _resist_roll, resist, net, success;
-    _touch_roll = _rt_roll_pool(_source, _POOL, touch_pool, attacker.attack_extras, false, 1000);
-    _rolls.push(_touch_roll);
-    touch = _touch_roll.successes;
+const GRAPPLE_FIELDS = Object.freeze(["success", "touched", "net", "cling", "holds", "loser_penalty"]);
+// The result of grapple (擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class GrappleResult extends Result {}
+GrappleResult.PROCEDURE = "grapple";
+GrappleResult.FIELDS = GRAPPLE_FIELDS;
+
+// 擒抱（DP-52、DP-54）
+function grapple(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["held_item_size", "free_hands", "dice"]);
+  let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
+  const _trace = [];
+  const [
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _touch_roll, touch, touched, _hold_roll, hold, _resist_roll, resist, net, success;
+  _touch_roll = _rt_roll_pool(_source, _POOL, touch_pool, attacker.attack_extras, false, 1000);
+  _rolls.push(_touch_roll);
+  touch = _touch_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("擒抱接触", _touch_roll),
+    [["command", _touch_roll.command], ["faces", _touch_roll.faces], ["touch", touch]]
+  ));
+  touched = touch + attacker.attack_extras >= 1;
+  if (touched) {
+    _hold_roll = _rt_roll_pool(_source, _POOL, contest_pool, contest_extras, false, 1000);
+    _rolls.push(_hold_roll);
+    hold = _hold_roll.successes;
     _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("擒抱接触", _touch_roll),
-      [["command", _touch_roll.command], ["faces", _touch_roll.faces], ["touch", touch]]
+      "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
+      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
     ));
-    touched = touch + attacker.attack_extras >= 1;
-    if (touched) {
-      _hold_roll = _rt_roll_pool(_source, _POOL, contest_pool, contest_extras, false, 1000);
-      _rolls.push(_hold_roll);
-      hold = _hold_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
-        [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
-      ));
-    }
-    else {
-      hold = 0;
-    }
-    if (touched) {
-      _resist_roll = _rt_roll_pool(_source, _POOL, resist_pool, 0, false, 1000);
-      _rolls.push(_resist_roll);
-      resist = _resist_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
-        [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
-      ));
-    }
-    else {
-      resist = 0;
-    }
-    net = touched ? hold + contest_extras - resist : 0;
-    success = touched && net > 0;
-    if (success && !cling) {
-      _trace.push(new TraceStep("note", "擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−" + String(net), []));
-    }
-    if (success && cling) {
-      _trace.push(new TraceStep("note", "攀附成功：攀附者单方面附着在对方身上，随其移动", []));
-    }
-    return _rt_result(
-      GrappleResult,
-      [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0], _rolls,
-      _trace
-    );
   }
+  else {
+    hold = 0;
+  }
+  if (touched) {
+    _resist_roll = _rt_roll_pool(_source, _POOL, resist_pool, 0, false, 1000);
+    _rolls.push(_resist_roll);
+    resist = _resist_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+    ));
+  }
+  else {
+    resist = 0;
+  }
+  net = touched ? hold + contest_extras - resist : 0;
+  success = touched && net > 0;
+  if (success && !cling) {
+    _trace.push(new TraceStep("note", "擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−" + String(net), []));
+  }
+  if (success && cling) {
+    _trace.push(new TraceStep("note", "攀附成功：攀附者单方面附着在对方身上，随其移动", []));
+  }
+  return _rt_result(
+    GrappleResult,
+    [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0], _rolls,
+    _trace
+  );
+}
 
-  function _grapple_roll(dice, touch_pool, contest_pool, resist_pool, contest_extras, cling, attacker) {
+function _grapple_roll(dice, touch_pool, contest_pool, resist_pool, contest_extras, cling, attacker) {
+  let touch, touched, hold, resist, net, success;
+  touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10, 1000);
+  touched = touch + attacker.attack_extras >= 1;
+  if (touched) {
+    hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10, 1000);
+  }
+  else {
+    hold = 0;
+  }
+  if (touched) {
+    resist = _rt_pool_successes(dice, resist_pool, 10, 8, 10, 1000);
+  }
+  else {
+    resist = 0;
+  }
+  net = touched ? hold + contest_extras - resist : 0;
+  success = touched && net > 0;
+  return [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0];
+}
+
+// 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
+function grapple_fast(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["held_item_size", "free_hands", "dice"]);
+  let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
+  const [
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
+  const dice = _rt_dice_source(options.dice);
+  return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, contest_extras, cling, attacker);
+}
+
+// 擒抱: the setup once; the function returned rolls and returns the outcome array.
+function grapple_prepare(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["held_item_size", "free_hands"]);
+  let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
+  const [
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _not_cling = !cling;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let touch, touched, hold, resist, net, success;
     touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10, 1000);
-    touched = touch + attacker.attack_extras >= 1;
+    touched = touch + _attacker_attack_extras >= 1;
     if (touched) {
       hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10, 1000);
     }
@@ -6227,495 +6274,548 @@
     }
     net = touched ? hold + contest_extras - resist : 0;
     success = touched && net > 0;
-    return [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0];
+    return [
+      success, touched, Math.max(0, net), cling && success, _not_cling && success, _not_cling && success ? net : 0
+    ];
   }
+}
 
-  // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
-  function grapple_fast(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["held_item_size", "free_hands", "dice"]);
-    let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
-    let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
-    const [
-      touch_pool, contest_pool, resist_pool, contest_extras, cling
-    ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
-    const dice = _rt_dice_source(options.dice);
-    return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, contest_extras, cling, attacker);
-  }
-
-  // 擒抱: the setup once; the function returned rolls and returns the outcome array.
-  function grapple_prepare(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["held_item_size", "free_hands"]);
-    let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
-    let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
-    const [
-      touch_pool, contest_pool, resist_pool, contest_extras, cling
-    ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
-    const _attacker_attack_extras = attacker.attack_extras;
-    const _not_cling = !cling;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let touch, touched, hold, resist, net, success;
-      touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10, 1000);
-      touched = touch + _attacker_attack_extras >= 1;
-      if (touched) {
-        hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10, 1000);
-      }
-      else {
-        hold = 0;
-      }
-      if (touched) {
-        resist = _rt_pool_successes(dice, resist_pool, 10, 8, 10, 1000);
-      }
-      else {
-        resist = 0;
-      }
-      net = touched ? hold + contest_extras - resist : 0;
-      success = touched && net > 0;
-      return [
-        success, touched, Math.max(0, net), cling && success, _not_cling && success, _not_cling && success ? net : 0
-      ];
-    }
-  }
-
-  // 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
-  function grapple_odds(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["held_item_size", "free_hands"]);
-    let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
-    let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
-    const [
-      touch_pool, contest_pool, resist_pool, contest_extras, cling
-    ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
-    const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let touch, touched, hold, resist, net, success;
-    for (const _touch_item of _odds.outcomes(_p, _rt_pool_distribution(touch_pool, 10, 8, 10))) {
-      touch = _touch_item[0];
-      const _touch_p = _p * _touch_item[1];
-      touched = touch + attacker.attack_extras >= 1;
-      for (const _hold_item of (touched ? _odds.outcomes(
-        _touch_p, _rt_pool_distribution(contest_pool, 10, 8, 10)
-      ) : _rt_ZERO_ITEMS)) {
-        hold = _hold_item[0];
-        const _hold_p = _touch_p * _hold_item[1];
-        for (const _resist_item of (touched ? _odds.outcomes(
-          _hold_p, _rt_pool_distribution(resist_pool, 10, 8, 10)
-        ) : _rt_ZERO_ITEMS)) {
-          resist = _resist_item[0];
-          const _resist_p = _hold_p * _resist_item[1];
-          net = touched ? hold + contest_extras - resist : 0;
-          success = touched && net > 0;
-          _odds.put(
-            [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0],
-            _resist_p
-          );
-        }
-      }
-    }
-    return _odds.build();
-  }
-
-  function _pin_setup(attacker, defender, _trace) {
-    if (!(attacker instanceof Combatant && defender instanceof Combatant)) {
-      _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant]]);
-    }
-    let contest_extras;
-    contest_extras = 0;
-    return [contest_extras];
-  }
-
-  const PIN_FIELDS = Object.freeze(["success", "net", "body_cover", "escapes_needed"]);
-  // The result of pin (压制对手): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class PinResult extends Result {}
-  PinResult.PROCEDURE = "pin";
-  PinResult.FIELDS = PIN_FIELDS;
-
-  // 压制对手（DP-53）
-  function pin(attacker, defender, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const [contest_extras] = _pin_setup(attacker, defender, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _hold_roll, hold, _resist_roll, resist, net, success;
-    _hold_roll = _rt_roll_pool(
-      _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
-    );
-    _rolls.push(_hold_roll);
-    hold = _hold_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("压制对抗", _hold_roll),
-      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
-    ));
-    _resist_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
-      1000
-    );
-    _rolls.push(_resist_roll);
-    resist = _resist_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
-      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
-    ));
-    net = hold + contest_extras - resist;
-    success = net > 0;
-    if (success) {
-      _trace.push(new TraceStep("note", "对方被压制，进入定身；解除需要成功两次", []));
-    }
-    return _rt_result(
-      PinResult, [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1],
-      _rolls, _trace
-    );
-  }
-
-  function _pin_roll(dice, contest_extras, attacker, defender) {
-    let hold, resist, net, success;
-    hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
-    resist = _rt_pool_successes(
-      dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
-    );
-    net = hold + contest_extras - resist;
-    success = net > 0;
-    return [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
-  }
-
-  // 压制对手: the outcome only (the fields of PIN_FIELDS), no trace.
-  function pin_fast(attacker, defender, options) {
-    options = _rt_options(options, ["dice"]);
-    const [contest_extras] = _pin_setup(attacker, defender, null);
-    const dice = _rt_dice_source(options.dice);
-    return _pin_roll(dice, contest_extras, attacker, defender);
-  }
-
-  // 压制对手: the setup once; the function returned rolls and returns the outcome array.
-  function pin_prepare(attacker, defender) {
-    const [contest_extras] = _pin_setup(attacker, defender, null);
-    const _hold = attacker.strength + attacker.martial + attacker.specialty;
-    const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
-    const _defender_strength = defender.strength;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let hold, resist, net, success;
-      hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
-      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
-      net = hold + contest_extras - resist;
-      success = net > 0;
-      return [success, Math.max(0, net), success && net > _defender_strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
-    }
-  }
-
-  // 压制对手: the exact distribution of the fields of PIN_FIELDS.
-  function pin_odds(attacker, defender) {
-    const [contest_extras] = _pin_setup(attacker, defender, null);
-    const _odds = new OddsBuilder(PIN_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let hold, resist, net, success;
-    for (const _hold_item of _odds.outcomes(
-      _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-    )) {
+// 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
+function grapple_odds(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["held_item_size", "free_hands"]);
+  let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
+  const [
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
+  const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let touch, touched, hold, resist, net, success;
+  for (const _touch_item of _odds.outcomes(_p, _rt_pool_distribution(touch_pool, 10, 8, 10))) {
+    touch = _touch_item[0];
+    const _touch_p = _p * _touch_item[1];
+    touched = touch + attacker.attack_extras >= 1;
+    for (const _hold_item of (touched ? _odds.outcomes(
+      _touch_p, _rt_pool_distribution(contest_pool, 10, 8, 10)
+    ) : _rt_ZERO_ITEMS)) {
       hold = _hold_item[0];
-      const _hold_p = _p * _hold_item[1];
-      for (const _resist_item of _odds.outcomes(
-        _hold_p,
-        _rt_pool_distribution(
-          Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
-        )
-      )) {
+      const _hold_p = _touch_p * _hold_item[1];
+      for (const _resist_item of (touched ? _odds.outcomes(
+        _hold_p, _rt_pool_distribution(resist_pool, 10, 8, 10)
+      ) : _rt_ZERO_ITEMS)) {
         resist = _resist_item[0];
         const _resist_p = _hold_p * _resist_item[1];
-        net = hold + contest_extras - resist;
-        success = net > 0;
+        net = touched ? hold + contest_extras - resist : 0;
+        success = touched && net > 0;
         _odds.put(
-          [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1], _resist_p
+          [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0],
+          _resist_p
         );
       }
     }
-    return _odds.build();
   }
+  return _odds.build();
+}
 
-  function _feint_setup(attacker, defender, penalty, defender_specialty, _trace) {
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(penalty) && 0 <= penalty
-      && penalty <= 20 && Number.isInteger(defender_specialty) && 0 <= defender_specialty && defender_specialty <= 30
-    )) {
-      _rt_check_inputs([
-        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant],
-        ['int', "非类人减值", penalty, 0, 20], ['int', "防御方察言观色专业", defender_specialty, 0, 30]
-      ]);
-    }
-    if (!(!defender.mindless)) {
-      throw new FeintImpossible("对没有智力的生物无法使用虚招");
-    }
+function _pin_setup(attacker, defender, _trace) {
+  if (!(attacker instanceof Combatant && defender instanceof Combatant)) {
+    _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant]]);
   }
+  let contest_extras;
+  contest_extras = 0;
+  return [contest_extras];
+}
 
-  const FEINT_FIELDS = Object.freeze(["success", "flat_footed", "parry_penalty"]);
-  // The result of feint (虚招): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class FeintResult extends Result {}
-  FeintResult.PROCEDURE = "feint";
-  FeintResult.FIELDS = FEINT_FIELDS;
+const PIN_FIELDS = Object.freeze(["success", "net", "body_cover", "escapes_needed"]);
+// The result of pin (压制对手): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class PinResult extends Result {}
+PinResult.PROCEDURE = "pin";
+PinResult.FIELDS = PIN_FIELDS;
 
-  // 虚招（DP-55）
-  function feint(attacker, defender, options) {
-    options = _rt_options(options, ["penalty", "defender_specialty", "dice"]);
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
-    const _trace = [];
-    _feint_setup(attacker, defender, penalty, defender_specialty, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _feint_successes_roll, feint_successes, _read_successes_roll, read_successes, net, success, parry_penalty;
-    _feint_successes_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 0, false, 1000
-    );
-    _rolls.push(_feint_successes_roll);
-    feint_successes = _feint_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("虚招检定", _feint_successes_roll),
-      [
-        ["command", _feint_successes_roll.command], ["faces", _feint_successes_roll.faces],
-        ["feint_successes", feint_successes]
-      ]
-    ));
-    _read_successes_roll = _rt_roll_pool(
-      _source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0, false, 1000
-    );
-    _rolls.push(_read_successes_roll);
-    read_successes = _read_successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("察言观色", _read_successes_roll),
-      [
-        ["command", _read_successes_roll.command], ["faces", _read_successes_roll.faces],
-        ["read_successes", read_successes]
-      ]
-    ));
-    net = feint_successes - read_successes;
+// 压制对手（DP-53）
+function pin(attacker, defender, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [contest_extras] = _pin_setup(attacker, defender, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _hold_roll, hold, _resist_roll, resist, net, success;
+  _hold_roll = _rt_roll_pool(
+    _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
+  );
+  _rolls.push(_hold_roll);
+  hold = _hold_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("压制对抗", _hold_roll),
+    [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+  ));
+  _resist_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
+    1000
+  );
+  _rolls.push(_resist_roll);
+  resist = _resist_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+    [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+  ));
+  net = hold + contest_extras - resist;
+  success = net > 0;
+  if (success) {
+    _trace.push(new TraceStep("note", "对方被压制，进入定身；解除需要成功两次", []));
+  }
+  return _rt_result(
+    PinResult, [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1],
+    _rolls, _trace
+  );
+}
+
+function _pin_roll(dice, contest_extras, attacker, defender) {
+  let hold, resist, net, success;
+  hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
+  resist = _rt_pool_successes(
+    dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
+  );
+  net = hold + contest_extras - resist;
+  success = net > 0;
+  return [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
+}
+
+// 压制对手: the outcome only (the fields of PIN_FIELDS), no trace.
+function pin_fast(attacker, defender, options) {
+  options = _rt_options(options, ["dice"]);
+  const [contest_extras] = _pin_setup(attacker, defender, null);
+  const dice = _rt_dice_source(options.dice);
+  return _pin_roll(dice, contest_extras, attacker, defender);
+}
+
+// 压制对手: the setup once; the function returned rolls and returns the outcome array.
+function pin_prepare(attacker, defender) {
+  const [contest_extras] = _pin_setup(attacker, defender, null);
+  const _hold = attacker.strength + attacker.martial + attacker.specialty;
+  const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  const _defender_strength = defender.strength;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let hold, resist, net, success;
+    hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+    resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+    net = hold + contest_extras - resist;
     success = net > 0;
-    parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
-    return _rt_result(FeintResult, [success, success, parry_penalty], _rolls, _trace);
+    return [success, Math.max(0, net), success && net > _defender_strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
   }
+}
 
-  function _feint_roll(dice, attacker, defender, penalty, defender_specialty) {
+// 压制对手: the exact distribution of the fields of PIN_FIELDS.
+function pin_odds(attacker, defender) {
+  const [contest_extras] = _pin_setup(attacker, defender, null);
+  const _odds = new OddsBuilder(PIN_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let hold, resist, net, success;
+  for (const _hold_item of _odds.outcomes(
+    _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+  )) {
+    hold = _hold_item[0];
+    const _hold_p = _p * _hold_item[1];
+    for (const _resist_item of _odds.outcomes(
+      _hold_p,
+      _rt_pool_distribution(
+        Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+      )
+    )) {
+      resist = _resist_item[0];
+      const _resist_p = _hold_p * _resist_item[1];
+      net = hold + contest_extras - resist;
+      success = net > 0;
+      _odds.put(
+        [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1], _resist_p
+      );
+    }
+  }
+  return _odds.build();
+}
+
+function _feint_setup(attacker, defender, penalty, defender_specialty, _trace) {
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(penalty) && 0 <= penalty
+    && penalty <= 20 && Number.isInteger(defender_specialty) && 0 <= defender_specialty && defender_specialty <= 30
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant],
+      ['int', "非类人减值", penalty, 0, 20], ['int', "防御方察言观色专业", defender_specialty, 0, 30]
+    ]);
+  }
+  if (!(!defender.mindless)) {
+    throw new FeintImpossible("对没有智力的生物无法使用虚招");
+  }
+}
+
+const FEINT_FIELDS = Object.freeze(["success", "flat_footed", "parry_penalty"]);
+// The result of feint (虚招): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class FeintResult extends Result {}
+FeintResult.PROCEDURE = "feint";
+FeintResult.FIELDS = FEINT_FIELDS;
+
+// 虚招（DP-55）
+function feint(attacker, defender, options) {
+  options = _rt_options(options, ["penalty", "defender_specialty", "dice"]);
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
+  const _trace = [];
+  _feint_setup(attacker, defender, penalty, defender_specialty, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _feint_successes_roll, feint_successes, _read_successes_roll, read_successes, net, success, parry_penalty;
+  _feint_successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 0, false, 1000
+  );
+  _rolls.push(_feint_successes_roll);
+  feint_successes = _feint_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("虚招检定", _feint_successes_roll),
+    [
+      ["command", _feint_successes_roll.command], ["faces", _feint_successes_roll.faces],
+      ["feint_successes", feint_successes]
+    ]
+  ));
+  _read_successes_roll = _rt_roll_pool(
+    _source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0, false, 1000
+  );
+  _rolls.push(_read_successes_roll);
+  read_successes = _read_successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("察言观色", _read_successes_roll),
+    [
+      ["command", _read_successes_roll.command], ["faces", _read_successes_roll.faces],
+      ["read_successes", read_successes]
+    ]
+  ));
+  net = feint_successes - read_successes;
+  success = net > 0;
+  parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
+  return _rt_result(FeintResult, [success, success, parry_penalty], _rolls, _trace);
+}
+
+function _feint_roll(dice, attacker, defender, penalty, defender_specialty) {
+  let feint_successes, read_successes, net, success, parry_penalty;
+  feint_successes = _rt_pool_successes(
+    dice, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10, 1000
+  );
+  read_successes = _rt_pool_successes(dice, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10, 1000);
+  net = feint_successes - read_successes;
+  success = net > 0;
+  parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
+  return [success, success, parry_penalty];
+}
+
+// 虚招: the outcome only (the fields of FEINT_FIELDS), no trace.
+function feint_fast(attacker, defender, options) {
+  options = _rt_options(options, ["penalty", "defender_specialty", "dice"]);
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
+  _feint_setup(attacker, defender, penalty, defender_specialty, null);
+  const dice = _rt_dice_source(options.dice);
+  return _feint_roll(dice, attacker, defender, penalty, defender_specialty);
+}
+
+// 虚招: the setup once; the function returned rolls and returns the outcome array.
+function feint_prepare(attacker, defender, options) {
+  options = _rt_options(options, ["penalty", "defender_specialty"]);
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
+  _feint_setup(attacker, defender, penalty, defender_specialty, null);
+  const _feint_successes = Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty);
+  const _read_successes = defender.wisdom + defender.insight + defender_specialty;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let feint_successes, read_successes, net, success, parry_penalty;
-    feint_successes = _rt_pool_successes(
-      dice, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10, 1000
-    );
-    read_successes = _rt_pool_successes(dice, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10, 1000);
+    feint_successes = _rt_pool_successes(dice, _feint_successes, 10, 8, 10, 1000);
+    read_successes = _rt_pool_successes(dice, _read_successes, 10, 8, 10, 1000);
     net = feint_successes - read_successes;
     success = net > 0;
     parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
     return [success, success, parry_penalty];
   }
+}
 
-  // 虚招: the outcome only (the fields of FEINT_FIELDS), no trace.
-  function feint_fast(attacker, defender, options) {
-    options = _rt_options(options, ["penalty", "defender_specialty", "dice"]);
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
-    _feint_setup(attacker, defender, penalty, defender_specialty, null);
-    const dice = _rt_dice_source(options.dice);
-    return _feint_roll(dice, attacker, defender, penalty, defender_specialty);
-  }
-
-  // 虚招: the setup once; the function returned rolls and returns the outcome array.
-  function feint_prepare(attacker, defender, options) {
-    options = _rt_options(options, ["penalty", "defender_specialty"]);
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
-    _feint_setup(attacker, defender, penalty, defender_specialty, null);
-    const _feint_successes = Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty);
-    const _read_successes = defender.wisdom + defender.insight + defender_specialty;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let feint_successes, read_successes, net, success, parry_penalty;
-      feint_successes = _rt_pool_successes(dice, _feint_successes, 10, 8, 10, 1000);
-      read_successes = _rt_pool_successes(dice, _read_successes, 10, 8, 10, 1000);
+// 虚招: the exact distribution of the fields of FEINT_FIELDS.
+function feint_odds(attacker, defender, options) {
+  options = _rt_options(options, ["penalty", "defender_specialty"]);
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
+  _feint_setup(attacker, defender, penalty, defender_specialty, null);
+  const _odds = new OddsBuilder(FEINT_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let feint_successes, read_successes, net, success, parry_penalty;
+  for (const _feint_successes_item of _odds.outcomes(
+    _p,
+    _rt_pool_distribution(
+      Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10
+    )
+  )) {
+    feint_successes = _feint_successes_item[0];
+    const _feint_successes_p = _p * _feint_successes_item[1];
+    for (const _read_successes_item of _odds.outcomes(
+      _feint_successes_p, _rt_pool_distribution(defender.wisdom + defender.insight + defender_specialty, 10, 8, 10)
+    )) {
+      read_successes = _read_successes_item[0];
+      const _read_successes_p = _feint_successes_p * _read_successes_item[1];
       net = feint_successes - read_successes;
       success = net > 0;
       parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
-      return [success, success, parry_penalty];
+      _odds.put([success, success, parry_penalty], _read_successes_p);
     }
   }
+  return _odds.build();
+}
 
-  // 虚招: the exact distribution of the fields of FEINT_FIELDS.
-  function feint_odds(attacker, defender, options) {
-    options = _rt_options(options, ["penalty", "defender_specialty"]);
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
-    _feint_setup(attacker, defender, penalty, defender_specialty, null);
-    const _odds = new OddsBuilder(FEINT_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let feint_successes, read_successes, net, success, parry_penalty;
-    for (const _feint_successes_item of _odds.outcomes(
-      _p,
-      _rt_pool_distribution(
-        Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10
-      )
-    )) {
-      feint_successes = _feint_successes_item[0];
-      const _feint_successes_p = _p * _feint_successes_item[1];
-      for (const _read_successes_item of _odds.outcomes(
-        _feint_successes_p, _rt_pool_distribution(defender.wisdom + defender.insight + defender_specialty, 10, 8, 10)
-      )) {
-        read_successes = _read_successes_item[0];
-        const _read_successes_p = _feint_successes_p * _read_successes_item[1];
-        net = feint_successes - read_successes;
-        success = net > 0;
-        parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
-        _odds.put([success, success, parry_penalty], _read_successes_p);
-      }
-    }
-    return _odds.build();
+function _overrun_setup(
+  attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+  blocker_knocks_down, _trace
+) {
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(blockers) && 1 <= blockers
+    && blockers <= 4 && typeof acrobatics === 'boolean' && typeof blocker_cannot_block === 'boolean'
+    && typeof blocker_dodges === 'boolean' && typeof square_behind_occupied === 'boolean'
+    && typeof blocker_knocks_down === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "闯越者", attacker, Combatant], ['type', "阻挡者", defender, Combatant],
+      ['int', "阻挡者人数", blockers, 1, 4], ['bool', "使用特技", acrobatics],
+      ['bool', "阻挡者无法阻挡", blocker_cannot_block], ['bool', "阻挡者闪躲", blocker_dodges],
+      ['bool', "身后方格已被占据", square_behind_occupied], ['bool', "阻挡者选择撞倒", blocker_knocks_down]
+    ]);
   }
+  let contested, pool, block_pool;
+  if (!(defender.size <= _R_OVERRUN_SIZE_MULTIPLE * attacker.size)) {
+    throw new OverrunTooBig("只能闯越体积不高于自己两倍的对手");
+  }
+  contested = !(defender.prone || defender.helpless || blocker_cannot_block || blocker_dodges);
+  if (!contested) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "阻挡者无法做出阻挡动作，无需闯越判定，直接通过（闯越当作没发生，不花费标准动作，仍计算移动）", []
+    ));
+  }
+  pool = acrobatics ? attacker.dexterity + attacker.athletics + attacker.specialty : attacker.strength + attacker.martial + attacker.specialty;
+  block_pool = acrobatics ? defender.reflex_save : Math.max(defender.strength, defender.dexterity) + defender.athletics + defender.balance;
+  return [contested, pool, block_pool];
+}
 
-  function _overrun_setup(
+const OVERRUN_FIELDS = Object.freeze([
+  "passed", "success", "contested", "stepped_back", "knocked_down", "fell", "action_spent"
+]);
+// The result of overrun (闯越): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class OverrunResult extends Result {}
+OverrunResult.PROCEDURE = "overrun";
+OverrunResult.FIELDS = OVERRUN_FIELDS;
+
+// 闯越（DP-60）
+function overrun(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+      "blocker_knocks_down", "dice"
+    ]
+  );
+  let blockers = options.blockers === undefined ? 1 : options.blockers;
+  let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+  let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
+  const _trace = [];
+  const [contested, pool, block_pool] = _overrun_setup(
     attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
     blocker_knocks_down, _trace
-  ) {
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(blockers) && 1 <= blockers
-      && blockers <= 4 && typeof acrobatics === 'boolean' && typeof blocker_cannot_block === 'boolean'
-      && typeof blocker_dodges === 'boolean' && typeof square_behind_occupied === 'boolean'
-      && typeof blocker_knocks_down === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "闯越者", attacker, Combatant], ['type', "阻挡者", defender, Combatant],
-        ['int', "阻挡者人数", blockers, 1, 4], ['bool', "使用特技", acrobatics],
-        ['bool', "阻挡者无法阻挡", blocker_cannot_block], ['bool', "阻挡者闪躲", blocker_dodges],
-        ['bool', "身后方格已被占据", square_behind_occupied], ['bool', "阻挡者选择撞倒", blocker_knocks_down]
-      ]);
-    }
-    let contested, pool, block_pool;
-    if (!(defender.size <= _R_OVERRUN_SIZE_MULTIPLE * attacker.size)) {
-      throw new OverrunTooBig("只能闯越体积不高于自己两倍的对手");
-    }
-    contested = !(defender.prone || defender.helpless || blocker_cannot_block || blocker_dodges);
-    if (!contested) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "阻挡者无法做出阻挡动作，无需闯越判定，直接通过（闯越当作没发生，不花费标准动作，仍计算移动）", []
-      ));
-    }
-    pool = acrobatics ? attacker.dexterity + attacker.athletics + attacker.specialty : attacker.strength + attacker.martial + attacker.specialty;
-    block_pool = acrobatics ? defender.reflex_save : Math.max(defender.strength, defender.dexterity) + defender.athletics + defender.balance;
-    return [contested, pool, block_pool];
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _mine_roll, mine, total, _b1_roll, b1, left1, _b2_roll, b2, left2, _b3_roll, b3, left3, _b4_roll, b4, passed;
+  let knocked_down;
+  if (contested) {
+    _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, false, 1000);
+    _rolls.push(_mine_roll);
+    mine = _mine_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("闯越检定", _mine_roll),
+      [["command", _mine_roll.command], ["faces", _mine_roll.faces], ["mine", mine]]
+    ));
   }
-
-  const OVERRUN_FIELDS = Object.freeze([
-    "passed", "success", "contested", "stepped_back", "knocked_down", "fell", "action_spent"
-  ]);
-  // The result of overrun (闯越): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class OverrunResult extends Result {}
-  OverrunResult.PROCEDURE = "overrun";
-  OverrunResult.FIELDS = OVERRUN_FIELDS;
-
-  // 闯越（DP-60）
-  function overrun(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
-        "blocker_knocks_down", "dice"
-      ]
-    );
-    let blockers = options.blockers === undefined ? 1 : options.blockers;
-    let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
-    let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
-    let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
-    let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
-    let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
-    const _trace = [];
-    const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
-      blocker_knocks_down, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _mine_roll, mine, total, _b1_roll, b1, left1, _b2_roll, b2, left2, _b3_roll, b3, left3, _b4_roll, b4, passed;
-    let knocked_down;
-    if (contested) {
-      _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, false, 1000);
-      _rolls.push(_mine_roll);
-      mine = _mine_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("闯越检定", _mine_roll),
-        [["command", _mine_roll.command], ["faces", _mine_roll.faces], ["mine", mine]]
-      ));
-    }
-    else {
-      mine = 0;
-    }
-    total = mine + attacker.attack_extras;
-    if (contested) {
-      _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
-      _rolls.push(_b1_roll);
-      b1 = _b1_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("第1名阻挡者", _b1_roll),
-        [["command", _b1_roll.command], ["faces", _b1_roll.faces], ["b1", b1]]
-      ));
-    }
-    else {
-      b1 = 0;
-    }
-    left1 = total - b1;
-    if (contested && blockers >= 2 && left1 > 0) {
-      _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
-      _rolls.push(_b2_roll);
-      b2 = _b2_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("第2名阻挡者", _b2_roll),
-        [["command", _b2_roll.command], ["faces", _b2_roll.faces], ["b2", b2]]
-      ));
-    }
-    else {
-      b2 = 0;
-    }
-    left2 = left1 - b2;
-    if (contested && blockers >= 3 && left2 > 0) {
-      _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
-      _rolls.push(_b3_roll);
-      b3 = _b3_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("第3名阻挡者", _b3_roll),
-        [["command", _b3_roll.command], ["faces", _b3_roll.faces], ["b3", b3]]
-      ));
-    }
-    else {
-      b3 = 0;
-    }
-    left3 = left2 - b3;
-    if (contested && blockers >= 4 && left3 > 0) {
-      _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
-      _rolls.push(_b4_roll);
-      b4 = _b4_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("第4名阻挡者", _b4_roll),
-        [["command", _b4_roll.command], ["faces", _b4_roll.faces], ["b4", b4]]
-      ));
-    }
-    else {
-      b4 = 0;
-    }
-    passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
-    _trace.push(new TraceStep("let", "闯越了" + String(passed) + "名阻挡者", [["passed", passed]]));
-    knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
-    if (knocked_down) {
-      _trace.push(new TraceStep("note", "闯越失败，反遭撞倒：退后一格并倒在该格", []));
-    }
-    return _rt_result(
-      OverrunResult,
-      [
-        passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
-        contested && passed < blockers && (square_behind_occupied || knocked_down), contested ? "standard" : "none"
-      ],
-      _rolls, _trace
-    );
+  else {
+    mine = 0;
   }
+  total = mine + attacker.attack_extras;
+  if (contested) {
+    _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
+    _rolls.push(_b1_roll);
+    b1 = _b1_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第1名阻挡者", _b1_roll),
+      [["command", _b1_roll.command], ["faces", _b1_roll.faces], ["b1", b1]]
+    ));
+  }
+  else {
+    b1 = 0;
+  }
+  left1 = total - b1;
+  if (contested && blockers >= 2 && left1 > 0) {
+    _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
+    _rolls.push(_b2_roll);
+    b2 = _b2_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第2名阻挡者", _b2_roll),
+      [["command", _b2_roll.command], ["faces", _b2_roll.faces], ["b2", b2]]
+    ));
+  }
+  else {
+    b2 = 0;
+  }
+  left2 = left1 - b2;
+  if (contested && blockers >= 3 && left2 > 0) {
+    _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
+    _rolls.push(_b3_roll);
+    b3 = _b3_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第3名阻挡者", _b3_roll),
+      [["command", _b3_roll.command], ["faces", _b3_roll.faces], ["b3", b3]]
+    ));
+  }
+  else {
+    b3 = 0;
+  }
+  left3 = left2 - b3;
+  if (contested && blockers >= 4 && left3 > 0) {
+    _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
+    _rolls.push(_b4_roll);
+    b4 = _b4_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第4名阻挡者", _b4_roll),
+      [["command", _b4_roll.command], ["faces", _b4_roll.faces], ["b4", b4]]
+    ));
+  }
+  else {
+    b4 = 0;
+  }
+  passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+  _trace.push(new TraceStep("let", "闯越了" + String(passed) + "名阻挡者", [["passed", passed]]));
+  knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
+  if (knocked_down) {
+    _trace.push(new TraceStep("note", "闯越失败，反遭撞倒：退后一格并倒在该格", []));
+  }
+  return _rt_result(
+    OverrunResult,
+    [
+      passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+      contested && passed < blockers && (square_behind_occupied || knocked_down), contested ? "standard" : "none"
+    ],
+    _rolls, _trace
+  );
+}
 
-  function _overrun_roll(
+function _overrun_roll(
+  dice, contested, pool, block_pool, attacker, blockers, acrobatics, square_behind_occupied, blocker_knocks_down
+) {
+  let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
+  if (contested) {
+    mine = _rt_pool_successes(dice, pool, 10, 8, 10, 1000);
+  }
+  else {
+    mine = 0;
+  }
+  total = mine + attacker.attack_extras;
+  if (contested) {
+    b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
+  }
+  else {
+    b1 = 0;
+  }
+  left1 = total - b1;
+  if (contested && blockers >= 2 && left1 > 0) {
+    b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
+  }
+  else {
+    b2 = 0;
+  }
+  left2 = left1 - b2;
+  if (contested && blockers >= 3 && left2 > 0) {
+    b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
+  }
+  else {
+    b3 = 0;
+  }
+  left3 = left2 - b3;
+  if (contested && blockers >= 4 && left3 > 0) {
+    b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
+  }
+  else {
+    b4 = 0;
+  }
+  passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+  knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
+  return [
+    passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+    contested && passed < blockers && (square_behind_occupied || knocked_down), contested ? "standard" : "none"
+  ];
+}
+
+// 闯越: the outcome only (the fields of OVERRUN_FIELDS), no trace.
+function overrun_fast(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+      "blocker_knocks_down", "dice"
+    ]
+  );
+  let blockers = options.blockers === undefined ? 1 : options.blockers;
+  let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+  let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
+  const [contested, pool, block_pool] = _overrun_setup(
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+    blocker_knocks_down, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _overrun_roll(
     dice, contested, pool, block_pool, attacker, blockers, acrobatics, square_behind_occupied, blocker_knocks_down
-  ) {
+  );
+}
+
+// 闯越: the setup once; the function returned rolls and returns the outcome array.
+function overrun_prepare(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+      "blocker_knocks_down"
+    ]
+  );
+  let blockers = options.blockers === undefined ? 1 : options.blockers;
+  let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+  let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
+  const [contested, pool, block_pool] = _overrun_setup(
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+    blocker_knocks_down, null
+  );
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _b2 = contested && blockers >= 2;
+  const _b3 = contested && blockers >= 3;
+  const _b4 = contested && blockers >= 4;
+  const _not_contested = !contested;
+  const _blockers_eq_1 = blockers === 1;
+  const _blockers_eq_2 = blockers === 2;
+  const _blockers_eq_3 = blockers === 3;
+  const _knocked_down = contested && !acrobatics && blocker_knocks_down;
+  const _out6 = contested ? "standard" : "none";
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
     if (contested) {
       mine = _rt_pool_successes(dice, pool, 10, 8, 10, 1000);
@@ -6723,7 +6823,7 @@
     else {
       mine = 0;
     }
-    total = mine + attacker.attack_extras;
+    total = mine + _attacker_attack_extras;
     if (contested) {
       b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
     }
@@ -6731,78 +6831,57 @@
       b1 = 0;
     }
     left1 = total - b1;
-    if (contested && blockers >= 2 && left1 > 0) {
+    if (_b2 && left1 > 0) {
       b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
     }
     else {
       b2 = 0;
     }
     left2 = left1 - b2;
-    if (contested && blockers >= 3 && left2 > 0) {
+    if (_b3 && left2 > 0) {
       b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
     }
     else {
       b3 = 0;
     }
     left3 = left2 - b3;
-    if (contested && blockers >= 4 && left3 > 0) {
+    if (_b4 && left3 > 0) {
       b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
     }
     else {
       b4 = 0;
     }
-    passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
-    knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
+    passed = _not_contested ? blockers : left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 - b4 <= 0 ? 3 : 4;
+    knocked_down = _knocked_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
     return [
       passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
-      contested && passed < blockers && (square_behind_occupied || knocked_down), contested ? "standard" : "none"
+      contested && passed < blockers && (square_behind_occupied || knocked_down), _out6
     ];
   }
+}
 
-  // 闯越: the outcome only (the fields of OVERRUN_FIELDS), no trace.
-  function overrun_fast(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
-        "blocker_knocks_down", "dice"
-      ]
-    );
-    let blockers = options.blockers === undefined ? 1 : options.blockers;
-    let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
-    let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
-    let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
-    let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
-    let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
-    const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
-      blocker_knocks_down, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _overrun_roll(
-      dice, contested, pool, block_pool, attacker, blockers, acrobatics, square_behind_occupied, blocker_knocks_down
-    );
-  }
-
-  // 闯越: the setup once; the function returned rolls and returns the outcome array.
-  function overrun_prepare(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
-        "blocker_knocks_down"
-      ]
-    );
-    let blockers = options.blockers === undefined ? 1 : options.blockers;
-    let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
-    let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
-    let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
-    let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
-    let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
-    const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
-      blocker_knocks_down, null
-    );
+// 闯越: the exact distribution of the fields of OVERRUN_FIELDS.
+function overrun_odds(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+      "blocker_knocks_down"
+    ]
+  );
+  let blockers = options.blockers === undefined ? 1 : options.blockers;
+  let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+  let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
+  const [contested, pool, block_pool] = _overrun_setup(
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+    blocker_knocks_down, null
+  );
+  const _odds = new OddsBuilder(OVERRUN_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  {
     const _attacker_attack_extras = attacker.attack_extras;
     const _b2 = contested && blockers >= 2;
     const _b3 = contested && blockers >= 3;
@@ -6813,762 +6892,133 @@
     const _blockers_eq_3 = blockers === 3;
     const _knocked_down = contested && !acrobatics && blocker_knocks_down;
     const _out6 = contested ? "standard" : "none";
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
-      if (contested) {
-        mine = _rt_pool_successes(dice, pool, 10, 8, 10, 1000);
+    if (!_b2 && !_b3 && !_b4) {
+      let mine, total, b1, left1, left2, left3, passed, knocked_down;
+      for (const _mine_item of (contested ? _odds.outcomes(
+        _p, _rt_pool_distribution(pool, 10, 8, 10)
+      ) : _rt_ZERO_ITEMS)) {
+        mine = _mine_item[0];
+        const _mine_p = _p * _mine_item[1];
+        total = mine + _attacker_attack_extras;
+        for (const _b1_item of (contested ? _odds.outcomes(
+          _mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)
+        ) : _rt_ZERO_ITEMS)) {
+          b1 = _b1_item[0];
+          const _b1_p = _mine_p * _b1_item[1];
+          left1 = total - b1;
+          left2 = left1;
+          left3 = left2;
+          passed = _not_contested ? blockers : left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 <= 0 ? 3 : 4;
+          knocked_down = _knocked_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3) < 0;
+          _odds.put(
+            [
+              passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+              contested && passed < blockers && (square_behind_occupied || knocked_down), _out6
+            ],
+            _b1_p
+          );
+        }
       }
-      else {
-        mine = 0;
-      }
-      total = mine + _attacker_attack_extras;
-      if (contested) {
-        b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
-      }
-      else {
-        b1 = 0;
-      }
-      left1 = total - b1;
-      if (_b2 && left1 > 0) {
-        b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
-      }
-      else {
-        b2 = 0;
-      }
-      left2 = left1 - b2;
-      if (_b3 && left2 > 0) {
-        b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
-      }
-      else {
-        b3 = 0;
-      }
-      left3 = left2 - b3;
-      if (_b4 && left3 > 0) {
-        b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
-      }
-      else {
-        b4 = 0;
-      }
-      passed = _not_contested ? blockers : left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 - b4 <= 0 ? 3 : 4;
-      knocked_down = _knocked_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
-      return [
-        passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
-        contested && passed < blockers && (square_behind_occupied || knocked_down), _out6
-      ];
+      return _odds.build();
     }
   }
-
-  // 闯越: the exact distribution of the fields of OVERRUN_FIELDS.
-  function overrun_odds(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
-        "blocker_knocks_down"
-      ]
-    );
-    let blockers = options.blockers === undefined ? 1 : options.blockers;
-    let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
-    let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
-    let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
-    let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
-    let blocker_knocks_down = options.blocker_knocks_down === undefined ? false : options.blocker_knocks_down;
-    const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
-      blocker_knocks_down, null
-    );
-    const _odds = new OddsBuilder(OVERRUN_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    {
-      const _attacker_attack_extras = attacker.attack_extras;
-      const _b2 = contested && blockers >= 2;
-      const _b3 = contested && blockers >= 3;
-      const _b4 = contested && blockers >= 4;
-      const _not_contested = !contested;
-      const _blockers_eq_1 = blockers === 1;
-      const _blockers_eq_2 = blockers === 2;
-      const _blockers_eq_3 = blockers === 3;
-      const _knocked_down = contested && !acrobatics && blocker_knocks_down;
-      const _out6 = contested ? "standard" : "none";
-      if (!_b2 && !_b3 && !_b4) {
-        let mine, total, b1, left1, left2, left3, passed, knocked_down;
-        for (const _mine_item of (contested ? _odds.outcomes(
-          _p, _rt_pool_distribution(pool, 10, 8, 10)
-        ) : _rt_ZERO_ITEMS)) {
-          mine = _mine_item[0];
-          const _mine_p = _p * _mine_item[1];
-          total = mine + _attacker_attack_extras;
-          for (const _b1_item of (contested ? _odds.outcomes(
-            _mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)
-          ) : _rt_ZERO_ITEMS)) {
-            b1 = _b1_item[0];
-            const _b1_p = _mine_p * _b1_item[1];
-            left1 = total - b1;
-            left2 = left1;
-            left3 = left2;
-            passed = _not_contested ? blockers : left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 <= 0 ? 3 : 4;
-            knocked_down = _knocked_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3) < 0;
+  let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
+  for (const _mine_item of (contested ? _odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) : _rt_ZERO_ITEMS)) {
+    mine = _mine_item[0];
+    const _mine_p = _p * _mine_item[1];
+    total = mine + attacker.attack_extras;
+    for (const _b1_item of (contested ? _odds.outcomes(
+      _mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)
+    ) : _rt_ZERO_ITEMS)) {
+      b1 = _b1_item[0];
+      const _b1_p = _mine_p * _b1_item[1];
+      left1 = total - b1;
+      for (const _b2_item of (
+        contested && blockers >= 2
+        && left1 > 0 ? _odds.outcomes(_b1_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
+      )) {
+        b2 = _b2_item[0];
+        const _b2_p = _b1_p * _b2_item[1];
+        left2 = left1 - b2;
+        for (const _b3_item of (
+          contested && blockers >= 3
+          && left2 > 0 ? _odds.outcomes(_b2_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
+        )) {
+          b3 = _b3_item[0];
+          const _b3_p = _b2_p * _b3_item[1];
+          left3 = left2 - b3;
+          for (const _b4_item of (
+            contested && blockers >= 4
+            && left3 > 0 ? _odds.outcomes(_b3_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
+          )) {
+            b4 = _b4_item[0];
+            const _b4_p = _b3_p * _b4_item[1];
+            passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+            knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
             _odds.put(
               [
                 passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
-                contested && passed < blockers && (square_behind_occupied || knocked_down), _out6
+                contested && passed < blockers && (square_behind_occupied || knocked_down),
+                contested ? "standard" : "none"
               ],
-              _b1_p
+              _b4_p
             );
           }
         }
-        return _odds.build();
       }
     }
-    let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
-    for (const _mine_item of (contested ? _odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) : _rt_ZERO_ITEMS)) {
-      mine = _mine_item[0];
-      const _mine_p = _p * _mine_item[1];
-      total = mine + attacker.attack_extras;
-      for (const _b1_item of (contested ? _odds.outcomes(
-        _mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)
-      ) : _rt_ZERO_ITEMS)) {
-        b1 = _b1_item[0];
-        const _b1_p = _mine_p * _b1_item[1];
-        left1 = total - b1;
-        for (const _b2_item of (
-          contested && blockers >= 2
-          && left1 > 0 ? _odds.outcomes(_b1_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
-        )) {
-          b2 = _b2_item[0];
-          const _b2_p = _b1_p * _b2_item[1];
-          left2 = left1 - b2;
-          for (const _b3_item of (
-            contested && blockers >= 3
-            && left2 > 0 ? _odds.outcomes(_b2_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
-          )) {
-            b3 = _b3_item[0];
-            const _b3_p = _b2_p * _b3_item[1];
-            left3 = left2 - b3;
-            for (const _b4_item of (
-              contested && blockers >= 4
-              && left3 > 0 ? _odds.outcomes(_b3_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
-            )) {
-              b4 = _b4_item[0];
-              const _b4_p = _b3_p * _b4_item[1];
-              passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
-              knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
-              _odds.put(
-                [
-                  passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
-                  contested && passed < blockers && (square_behind_occupied || knocked_down),
-                  contested ? "standard" : "none"
-                ],
-                _b4_p
-              );
-            }
-          }
-        }
-      }
-    }
-    return _odds.build();
   }
+  return _odds.build();
+}
 
-  function _grapple_attack_setup(attacker, defender, weapon, pinned, _trace) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && typeof pinned === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
-        ['bool', "对方被自己压制", pinned]
-      ]);
-    }
-    let contest_extras, attack_pool, basic_left, remaining_defense, keep_extras, defender_extras;
-    if (!(
-      weapon.natural || weapon.can_grapple || !weapon.attack_type.ranged
-      && weapon.size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP
-    )) {
-      throw new TooManyHandsFree("只有空手或持有体积不大于自身体积−3的物品时才能擒抱");
-    }
-    contest_extras = 0;
-    attack_pool = attacker.strength + attacker.martial + attacker.specialty;
-    basic_left = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
-    remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense;
-    keep_extras = false;
-    defender_extras = (
-      basic_left > 0 || keep_extras ? defender.basic_extras : 0
-    ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (defender.dodge_defense > 0 || keep_extras ? defender.dodge_extras : 0);
-    return [contest_extras, attack_pool, remaining_defense, defender_extras];
+function _grapple_attack_setup(attacker, defender, weapon, pinned, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && typeof pinned === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['bool', "对方被自己压制", pinned]
+    ]);
   }
-
-  const GRAPPLE_ATTACK_FIELDS = Object.freeze(["contest_won", "hit", "damage", "damage_type"]);
-  // The result of grapple_attack (擒抱中攻击对手): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class GrappleAttackResult extends Result {}
-  GrappleAttackResult.PROCEDURE = "grapple_attack";
-  GrappleAttackResult.FIELDS = GRAPPLE_ATTACK_FIELDS;
-
-  // 擒抱中攻击对手（DP-52、DP-53）
-  function grapple_attack(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["pinned", "dice"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    const _trace = [];
-    const [
-      contest_extras, attack_pool, remaining_defense, defender_extras
-    ] = _grapple_attack_setup(attacker, defender, weapon, pinned, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _hold_roll, hold, _resist_roll, resist, contest_won, _raw_roll, raw, hit, damage;
-    if (!pinned) {
-      _hold_roll = _rt_roll_pool(
-        _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
-      );
-      _rolls.push(_hold_roll);
-      hold = _hold_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
-        [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
-      ));
-    }
-    else {
-      hold = 0;
-    }
-    if (!pinned) {
-      _resist_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0,
-        false, 1000
-      );
-      _rolls.push(_resist_roll);
-      resist = _resist_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
-        [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
-      ));
-    }
-    else {
-      resist = 0;
-    }
-    contest_won = pinned || hold + contest_extras - resist > 0;
-    if (!contest_won) {
-      _trace.push(new TraceStep("note", "擒抱对抗没有胜出，不能攻击擒抱中的对手", []));
-    }
-    if (contest_won) {
-      _raw_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false, 1000
-      );
-      _rolls.push(_raw_roll);
-      raw = _raw_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("攻击检定", _raw_roll),
-        [["command", _raw_roll.command], ["faces", _raw_roll.faces], ["raw", raw]]
-      ));
-    }
-    else {
-      raw = 0;
-    }
-    hit = contest_won && raw - defender_extras > 0;
-    damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
-    if (hit) {
-      _trace.push(new TraceStep("note", "造成" + String(damage) + "点冲击伤害（擒抱中只能造成冲击伤害）", []));
-    }
-    return _rt_result(GrappleAttackResult, [contest_won, hit, damage, "blunt"], _rolls, _trace);
+  let contest_extras, attack_pool, basic_left, remaining_defense, keep_extras, defender_extras;
+  if (!(
+    weapon.natural || weapon.can_grapple || !weapon.attack_type.ranged
+    && weapon.size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP
+  )) {
+    throw new TooManyHandsFree("只有空手或持有体积不大于自身体积−3的物品时才能擒抱");
   }
+  contest_extras = 0;
+  attack_pool = attacker.strength + attacker.martial + attacker.specialty;
+  basic_left = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
+  remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense;
+  keep_extras = false;
+  defender_extras = (
+    basic_left > 0 || keep_extras ? defender.basic_extras : 0
+  ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (defender.dodge_defense > 0 || keep_extras ? defender.dodge_extras : 0);
+  return [contest_extras, attack_pool, remaining_defense, defender_extras];
+}
 
-  function _grapple_attack_roll(
-    dice, contest_extras, attack_pool, remaining_defense, defender_extras, attacker, defender, pinned
-  ) {
-    let hold, resist, contest_won, raw, hit, damage;
-    if (!pinned) {
-      hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
-    }
-    else {
-      hold = 0;
-    }
-    if (!pinned) {
-      resist = _rt_pool_successes(
-        dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
-      );
-    }
-    else {
-      resist = 0;
-    }
-    contest_won = pinned || hold + contest_extras - resist > 0;
-    if (contest_won) {
-      raw = _rt_pool_successes(dice, Math.max(0, attack_pool - remaining_defense), 10, 8, 10, 1000);
-    }
-    else {
-      raw = 0;
-    }
-    hit = contest_won && raw - defender_extras > 0;
-    damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
-    return [contest_won, hit, damage, "blunt"];
-  }
+const GRAPPLE_ATTACK_FIELDS = Object.freeze(["contest_won", "hit", "damage", "damage_type"]);
+// The result of grapple_attack (擒抱中攻击对手): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class GrappleAttackResult extends Result {}
+GrappleAttackResult.PROCEDURE = "grapple_attack";
+GrappleAttackResult.FIELDS = GRAPPLE_ATTACK_FIELDS;
 
-  // 擒抱中攻击对手: the outcome only (the fields of GRAPPLE_ATTACK_FIELDS), no trace.
-  function grapple_attack_fast(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["pinned", "dice"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    const [
-      contest_extras, attack_pool, remaining_defense, defender_extras
-    ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
-    const dice = _rt_dice_source(options.dice);
-    return _grapple_attack_roll(
-      dice, contest_extras, attack_pool, remaining_defense, defender_extras, attacker, defender, pinned
-    );
-  }
-
-  // 擒抱中攻击对手: the setup once; the function returned rolls and returns the outcome array.
-  function grapple_attack_prepare(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["pinned"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    const [
-      contest_extras, attack_pool, remaining_defense, defender_extras
-    ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
-    const _not_pinned = !pinned;
-    const _hold = attacker.strength + attacker.martial + attacker.specialty;
-    const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
-    const _raw = Math.max(0, attack_pool - remaining_defense);
-    const _attacker_attack_extras = attacker.attack_extras;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let hold, resist, contest_won, raw, hit, damage;
-      if (_not_pinned) {
-        hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
-      }
-      else {
-        hold = 0;
-      }
-      if (_not_pinned) {
-        resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
-      }
-      else {
-        resist = 0;
-      }
-      contest_won = pinned || hold + contest_extras - resist > 0;
-      if (contest_won) {
-        raw = _rt_pool_successes(dice, _raw, 10, 8, 10, 1000);
-      }
-      else {
-        raw = 0;
-      }
-      hit = contest_won && raw - defender_extras > 0;
-      damage = hit ? raw - defender_extras + _attacker_attack_extras : 0;
-      return [contest_won, hit, damage, "blunt"];
-    }
-  }
-
-  // 擒抱中攻击对手: the exact distribution of the fields of GRAPPLE_ATTACK_FIELDS.
-  function grapple_attack_odds(attacker, defender, weapon, options) {
-    if (weapon === undefined) weapon = "fist";
-    options = _rt_options(options, ["pinned"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    const [
-      contest_extras, attack_pool, remaining_defense, defender_extras
-    ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
-    const _odds = new OddsBuilder(GRAPPLE_ATTACK_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    let hold, resist, contest_won, raw, hit, damage;
-    for (const _hold_item of (!pinned ? _odds.outcomes(
-      _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-    ) : _rt_ZERO_ITEMS)) {
-      hold = _hold_item[0];
-      const _hold_p = _p * _hold_item[1];
-      for (const _resist_item of (!pinned ? _odds.outcomes(
-        _hold_p,
-        _rt_pool_distribution(
-          Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
-        )
-      ) : _rt_ZERO_ITEMS)) {
-        resist = _resist_item[0];
-        const _resist_p = _hold_p * _resist_item[1];
-        contest_won = pinned || hold + contest_extras - resist > 0;
-        for (const _raw_item of (contest_won ? _odds.outcomes(
-          _resist_p, _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10)
-        ) : _rt_ZERO_ITEMS)) {
-          raw = _raw_item[0];
-          const _raw_p = _resist_p * _raw_item[1];
-          hit = contest_won && raw - defender_extras > 0;
-          damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
-          _odds.put([contest_won, hit, damage, "blunt"], _raw_p);
-        }
-      }
-    }
-    return _odds.build();
-  }
-
-  function _grapple_move_setup(attacker, defender, pinned, carrying, clinging, _trace) {
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && typeof pinned === 'boolean'
-      && typeof carrying === 'boolean' && typeof clinging === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "主动移动者", attacker, Combatant], ['type', "另一方", defender, Combatant],
-        ['bool', "对方被自己压制", pinned], ['bool', "对方攀附在自己身上", carrying],
-        ['bool', "自己攀附在对方身上", clinging]
-      ]);
-    }
-    let free_move;
-    if (!(!clinging)) {
-      throw new ClingerCannotMove("攀附者无法主动进行移动；被攀附者移动时会带着攀附者一起移动");
-    }
-    free_move = pinned || carrying;
-    return [free_move];
-  }
-
-  const GRAPPLE_MOVE_FIELDS = Object.freeze(["success", "meters"]);
-  // The result of grapple_move (擒抱中的移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class GrappleMoveResult extends Result {}
-  GrappleMoveResult.PROCEDURE = "grapple_move";
-  GrappleMoveResult.FIELDS = GRAPPLE_MOVE_FIELDS;
-
-  // 擒抱中的移动（DP-52、DP-53、DP-54、DP-F12）
-  function grapple_move(attacker, defender, options) {
-    options = _rt_options(options, ["pinned", "carrying", "clinging", "dice"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    let carrying = options.carrying === undefined ? false : options.carrying;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const _trace = [];
-    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _push_roll, push, _hold_roll, hold, net, success, meters;
-    if (!free_move) {
-      _push_roll = _rt_roll_pool(_source, _POOL, attacker.strength, 0, false, 1000);
-      _rolls.push(_push_roll);
-      push = _push_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("移动者力量对抗", _push_roll),
-        [["command", _push_roll.command], ["faces", _push_roll.faces], ["push", push]]
-      ));
-    }
-    else {
-      push = 0;
-    }
-    if (!free_move) {
-      _hold_roll = _rt_roll_pool(_source, _POOL, defender.strength, 0, false, 1000);
-      _rolls.push(_hold_roll);
-      hold = _hold_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("另一方力量对抗", _hold_roll),
-        [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
-      ));
-    }
-    else {
-      hold = 0;
-    }
-    net = push - hold;
-    success = free_move || net > 0;
-    meters = carrying ? _rt_floordiv(
-      attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
-    ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
-    _trace.push(new TraceStep("let", "带着对方移动" + String(meters) + "米", [["meters", meters]]));
-    return _rt_result(GrappleMoveResult, [success, meters], _rolls, _trace);
-  }
-
-  function _grapple_move_roll(dice, free_move, attacker, defender, pinned, carrying) {
-    let push, hold, net, success, meters;
-    if (!free_move) {
-      push = _rt_pool_successes(dice, attacker.strength, 10, 8, 10, 1000);
-    }
-    else {
-      push = 0;
-    }
-    if (!free_move) {
-      hold = _rt_pool_successes(dice, defender.strength, 10, 8, 10, 1000);
-    }
-    else {
-      hold = 0;
-    }
-    net = push - hold;
-    success = free_move || net > 0;
-    meters = carrying ? _rt_floordiv(
-      attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
-    ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
-    return [success, meters];
-  }
-
-  // 擒抱中的移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace.
-  function grapple_move_fast(attacker, defender, options) {
-    options = _rt_options(options, ["pinned", "carrying", "clinging", "dice"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    let carrying = options.carrying === undefined ? false : options.carrying;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
-    const dice = _rt_dice_source(options.dice);
-    return _grapple_move_roll(dice, free_move, attacker, defender, pinned, carrying);
-  }
-
-  // 擒抱中的移动: the setup once; the function returned rolls and returns the outcome array.
-  function grapple_move_prepare(attacker, defender, options) {
-    options = _rt_options(options, ["pinned", "carrying", "clinging"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    let carrying = options.carrying === undefined ? false : options.carrying;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
-    const _not_free_move = !free_move;
-    const _attacker_strength = attacker.strength;
-    const _defender_strength = defender.strength;
-    const _attacker_move_speed = attacker.move_speed;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let push, hold, net, success, meters;
-      if (_not_free_move) {
-        push = _rt_pool_successes(dice, _attacker_strength, 10, 8, 10, 1000);
-      }
-      else {
-        push = 0;
-      }
-      if (_not_free_move) {
-        hold = _rt_pool_successes(dice, _defender_strength, 10, 8, 10, 1000);
-      }
-      else {
-        hold = 0;
-      }
-      net = push - hold;
-      success = free_move || net > 0;
-      meters = carrying ? _rt_floordiv(
-        _attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR
-      ) : pinned ? _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _attacker_move_speed) : 0;
-      return [success, meters];
-    }
-  }
-
-  // 擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
-  function grapple_move_odds(attacker, defender, options) {
-    options = _rt_options(options, ["pinned", "carrying", "clinging"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    let carrying = options.carrying === undefined ? false : options.carrying;
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
-    const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    {
-      const _not_free_move = !free_move;
-      const _attacker_strength = attacker.strength;
-      const _defender_strength = defender.strength;
-      const _attacker_move_speed = attacker.move_speed;
-      if (!_not_free_move) {
-        let success, meters;
-        success = free_move;
-        meters = carrying ? _rt_floordiv(
-          _attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR
-        ) : pinned ? _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : 0;
-        _odds.put([success, meters], _p);
-        return _odds.build();
-      }
-    }
-    let push, hold, net, success, meters;
-    for (const _push_item of (!free_move ? _odds.outcomes(
-      _p, _rt_pool_distribution(attacker.strength, 10, 8, 10)
-    ) : _rt_ZERO_ITEMS)) {
-      push = _push_item[0];
-      const _push_p = _p * _push_item[1];
-      for (const _hold_item of (!free_move ? _odds.outcomes(
-        _push_p, _rt_pool_distribution(defender.strength, 10, 8, 10)
-      ) : _rt_ZERO_ITEMS)) {
-        hold = _hold_item[0];
-        const _hold_p = _push_p * _hold_item[1];
-        net = push - hold;
-        success = free_move || net > 0;
-        meters = carrying ? _rt_floordiv(
-          attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
-        ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
-        _odds.put([success, meters], _hold_p);
-      }
-    }
-    return _odds.build();
-  }
-
-  function _escape_grapple_setup(attacker, defender, pinned, _trace) {
-    if (!(attacker instanceof Combatant && defender instanceof Combatant && typeof pinned === 'boolean')) {
-      _rt_check_inputs([
-        ['type', "擒抱者", attacker, Combatant], ['type', "挣脱者", defender, Combatant], ['bool', "挣脱者被压制", pinned]
-      ]);
-    }
-  }
-
-  const ESCAPE_GRAPPLE_FIELDS = Object.freeze(["success", "unpins", "frees"]);
-  // The result of escape_grapple (解除擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class EscapeGrappleResult extends Result {}
-  EscapeGrappleResult.PROCEDURE = "escape_grapple";
-  EscapeGrappleResult.FIELDS = ESCAPE_GRAPPLE_FIELDS;
-
-  // 解除擒抱（DP-52、DP-53）
-  function escape_grapple(attacker, defender, options) {
-    options = _rt_options(options, ["pinned", "dice"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    const _trace = [];
-    _escape_grapple_setup(attacker, defender, pinned, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _resist_roll, resist, _hold_roll, hold, success;
-    _resist_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
-      1000
-    );
-    _rolls.push(_resist_roll);
-    resist = _resist_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
-      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
-    ));
-    _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, false, 1000);
-    _rolls.push(_hold_roll);
-    hold = _hold_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
-      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
-    ));
-    success = resist - hold > 0;
-    if (success && pinned) {
-      _trace.push(new TraceStep("note", "摆脱了压制，仍在擒抱中", []));
-    }
-    if (success && !pinned) {
-      _trace.push(new TraceStep("note", "恢复自由", []));
-    }
-    return _rt_result(EscapeGrappleResult, [success, success && pinned, success && !pinned], _rolls, _trace);
-  }
-
-  function _escape_grapple_roll(dice, attacker, defender, pinned) {
-    let resist, hold, success;
-    resist = _rt_pool_successes(
-      dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
-    );
-    hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
-    success = resist - hold > 0;
-    return [success, success && pinned, success && !pinned];
-  }
-
-  // 解除擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace.
-  function escape_grapple_fast(attacker, defender, options) {
-    options = _rt_options(options, ["pinned", "dice"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    _escape_grapple_setup(attacker, defender, pinned, null);
-    const dice = _rt_dice_source(options.dice);
-    return _escape_grapple_roll(dice, attacker, defender, pinned);
-  }
-
-  // 解除擒抱: the setup once; the function returned rolls and returns the outcome array.
-  function escape_grapple_prepare(attacker, defender, options) {
-    options = _rt_options(options, ["pinned"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    _escape_grapple_setup(attacker, defender, pinned, null);
-    const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
-    const _hold = attacker.strength + attacker.martial + attacker.specialty;
-    const _not_pinned = !pinned;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let resist, hold, success;
-      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
-      hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
-      success = resist - hold > 0;
-      return [success, pinned && success, _not_pinned && success];
-    }
-  }
-
-  // 解除擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
-  function escape_grapple_odds(attacker, defender, options) {
-    options = _rt_options(options, ["pinned"]);
-    let pinned = options.pinned === undefined ? false : options.pinned;
-    _escape_grapple_setup(attacker, defender, pinned, null);
-    const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let resist, hold, success;
-    for (const _resist_item of _odds.outcomes(
-      _p,
-      _rt_pool_distribution(
-        Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
-      )
-    )) {
-      resist = _resist_item[0];
-      const _resist_p = _p * _resist_item[1];
-      for (const _hold_item of _odds.outcomes(
-        _resist_p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-      )) {
-        hold = _hold_item[0];
-        const _hold_p = _resist_p * _hold_item[1];
-        success = resist - hold > 0;
-        _odds.put([success, success && pinned, success && !pinned], _hold_p);
-      }
-    }
-    return _odds.build();
-  }
-
-  function _release_grapple_setup(attacker, defender, _trace) {
-    if (!(attacker instanceof Combatant && defender instanceof Combatant)) {
-      _rt_check_inputs([['type', "擒抱者", attacker, Combatant], ['type', "被擒抱者", defender, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "放开了擒抱", []));
-  }
-
-  const RELEASE_GRAPPLE_FIELDS = Object.freeze(["released"]);
-  // The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ReleaseGrappleResult extends Result {}
-  ReleaseGrappleResult.PROCEDURE = "release_grapple";
-  ReleaseGrappleResult.FIELDS = RELEASE_GRAPPLE_FIELDS;
-
-  // 放开擒抱（DP-52、DP-F12）
-  function release_grapple(attacker, defender, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _release_grapple_setup(attacker, defender, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ReleaseGrappleResult, [true], [], _trace);
-  }
-
-  // 放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace.
-  function release_grapple_fast(attacker, defender, options) {
-    options = _rt_options(options, ["dice"]);
-    _release_grapple_setup(attacker, defender, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
-  function release_grapple_prepare(attacker, defender) {
-    _release_grapple_setup(attacker, defender, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
-  function release_grapple_odds(attacker, defender) {
-    _release_grapple_setup(attacker, defender, null);
-    const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _cling_to_back_setup(attacker, defender, clinging, _trace) {
-    if (!(attacker instanceof Combatant && defender instanceof Combatant && typeof clinging === 'boolean')) {
-      _rt_check_inputs([
-        ['type', "攀附者", attacker, Combatant], ['type', "被攀附者", defender, Combatant], ['bool', "正在攀附", clinging]
-      ]);
-    }
-    let contest_extras;
-    if (!(clinging)) {
-      throw new NotClinging("只有攀附在对方身上时才能转移到它的背部");
-    }
-    contest_extras = 0;
-    return [contest_extras];
-  }
-
-  const CLING_TO_BACK_FIELDS = Object.freeze(["success", "net"]);
-  // The result of cling_to_back (攀附到背部): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ClingToBackResult extends Result {}
-  ClingToBackResult.PROCEDURE = "cling_to_back";
-  ClingToBackResult.FIELDS = CLING_TO_BACK_FIELDS;
-
-  // 攀附到背部（DP-54、DP-F12）
-  function cling_to_back(attacker, defender, options) {
-    options = _rt_options(options, ["clinging", "dice"]);
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const _trace = [];
-    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _hold_roll, hold, _resist_roll, resist, net, success;
+// 擒抱中攻击对手（DP-52、DP-53）
+function grapple_attack(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const _trace = [];
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _hold_roll, hold, _resist_roll, resist, contest_won, _raw_roll, raw, hit, damage;
+  if (!pinned) {
     _hold_roll = _rt_roll_pool(
       _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
     );
@@ -7578,9 +7028,14 @@
       "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
       [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
     ));
+  }
+  else {
+    hold = 0;
+  }
+  if (!pinned) {
     _resist_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
-      1000
+      _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0,
+      false, 1000
     );
     _rolls.push(_resist_roll);
     resist = _resist_roll.successes;
@@ -7588,1044 +7043,1591 @@
       "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
       [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
     ));
-    net = hold + contest_extras - resist;
-    success = net > 0;
-    if (success) {
-      _trace.push(new TraceStep("note", "攀附者转移到了对方的背部或火力死角", []));
-    }
-    return _rt_result(ClingToBackResult, [success, Math.max(0, net)], _rolls, _trace);
   }
+  else {
+    resist = 0;
+  }
+  contest_won = pinned || hold + contest_extras - resist > 0;
+  if (!contest_won) {
+    _trace.push(new TraceStep("note", "擒抱对抗没有胜出，不能攻击擒抱中的对手", []));
+  }
+  if (contest_won) {
+    _raw_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false, 1000
+    );
+    _rolls.push(_raw_roll);
+    raw = _raw_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("攻击检定", _raw_roll),
+      [["command", _raw_roll.command], ["faces", _raw_roll.faces], ["raw", raw]]
+    ));
+  }
+  else {
+    raw = 0;
+  }
+  hit = contest_won && raw - defender_extras > 0;
+  damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
+  if (hit) {
+    _trace.push(new TraceStep("note", "造成" + String(damage) + "点冲击伤害（擒抱中只能造成冲击伤害）", []));
+  }
+  return _rt_result(GrappleAttackResult, [contest_won, hit, damage, "blunt"], _rolls, _trace);
+}
 
-  function _cling_to_back_roll(dice, contest_extras, attacker, defender) {
-    let hold, resist, net, success;
+function _grapple_attack_roll(
+  dice, contest_extras, attack_pool, remaining_defense, defender_extras, attacker, defender, pinned
+) {
+  let hold, resist, contest_won, raw, hit, damage;
+  if (!pinned) {
     hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
+  }
+  else {
+    hold = 0;
+  }
+  if (!pinned) {
     resist = _rt_pool_successes(
       dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
     );
+  }
+  else {
+    resist = 0;
+  }
+  contest_won = pinned || hold + contest_extras - resist > 0;
+  if (contest_won) {
+    raw = _rt_pool_successes(dice, Math.max(0, attack_pool - remaining_defense), 10, 8, 10, 1000);
+  }
+  else {
+    raw = 0;
+  }
+  hit = contest_won && raw - defender_extras > 0;
+  damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
+  return [contest_won, hit, damage, "blunt"];
+}
+
+// 擒抱中攻击对手: the outcome only (the fields of GRAPPLE_ATTACK_FIELDS), no trace.
+function grapple_attack_fast(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
+  const dice = _rt_dice_source(options.dice);
+  return _grapple_attack_roll(
+    dice, contest_extras, attack_pool, remaining_defense, defender_extras, attacker, defender, pinned
+  );
+}
+
+// 擒抱中攻击对手: the setup once; the function returned rolls and returns the outcome array.
+function grapple_attack_prepare(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
+  const _not_pinned = !pinned;
+  const _hold = attacker.strength + attacker.martial + attacker.specialty;
+  const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  const _raw = Math.max(0, attack_pool - remaining_defense);
+  const _attacker_attack_extras = attacker.attack_extras;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let hold, resist, contest_won, raw, hit, damage;
+    if (_not_pinned) {
+      hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+    }
+    else {
+      hold = 0;
+    }
+    if (_not_pinned) {
+      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+    }
+    else {
+      resist = 0;
+    }
+    contest_won = pinned || hold + contest_extras - resist > 0;
+    if (contest_won) {
+      raw = _rt_pool_successes(dice, _raw, 10, 8, 10, 1000);
+    }
+    else {
+      raw = 0;
+    }
+    hit = contest_won && raw - defender_extras > 0;
+    damage = hit ? raw - defender_extras + _attacker_attack_extras : 0;
+    return [contest_won, hit, damage, "blunt"];
+  }
+}
+
+// 擒抱中攻击对手: the exact distribution of the fields of GRAPPLE_ATTACK_FIELDS.
+function grapple_attack_odds(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
+  const _odds = new OddsBuilder(GRAPPLE_ATTACK_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  let hold, resist, contest_won, raw, hit, damage;
+  for (const _hold_item of (!pinned ? _odds.outcomes(
+    _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
+    hold = _hold_item[0];
+    const _hold_p = _p * _hold_item[1];
+    for (const _resist_item of (!pinned ? _odds.outcomes(
+      _hold_p,
+      _rt_pool_distribution(
+        Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+      )
+    ) : _rt_ZERO_ITEMS)) {
+      resist = _resist_item[0];
+      const _resist_p = _hold_p * _resist_item[1];
+      contest_won = pinned || hold + contest_extras - resist > 0;
+      for (const _raw_item of (contest_won ? _odds.outcomes(
+        _resist_p, _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS)) {
+        raw = _raw_item[0];
+        const _raw_p = _resist_p * _raw_item[1];
+        hit = contest_won && raw - defender_extras > 0;
+        damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
+        _odds.put([contest_won, hit, damage, "blunt"], _raw_p);
+      }
+    }
+  }
+  return _odds.build();
+}
+
+function _grapple_move_setup(attacker, defender, pinned, carrying, clinging, _trace) {
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && typeof pinned === 'boolean'
+    && typeof carrying === 'boolean' && typeof clinging === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "主动移动者", attacker, Combatant], ['type', "另一方", defender, Combatant],
+      ['bool', "对方被自己压制", pinned], ['bool', "对方攀附在自己身上", carrying],
+      ['bool', "自己攀附在对方身上", clinging]
+    ]);
+  }
+  let free_move;
+  if (!(!clinging)) {
+    throw new ClingerCannotMove("攀附者无法主动进行移动；被攀附者移动时会带着攀附者一起移动");
+  }
+  free_move = pinned || carrying;
+  return [free_move];
+}
+
+const GRAPPLE_MOVE_FIELDS = Object.freeze(["success", "meters"]);
+// The result of grapple_move (擒抱中的移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class GrappleMoveResult extends Result {}
+GrappleMoveResult.PROCEDURE = "grapple_move";
+GrappleMoveResult.FIELDS = GRAPPLE_MOVE_FIELDS;
+
+// 擒抱中的移动（DP-52、DP-53、DP-54、DP-F12）
+function grapple_move(attacker, defender, options) {
+  options = _rt_options(options, ["pinned", "carrying", "clinging", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  let carrying = options.carrying === undefined ? false : options.carrying;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const _trace = [];
+  const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _push_roll, push, _hold_roll, hold, net, success, meters;
+  if (!free_move) {
+    _push_roll = _rt_roll_pool(_source, _POOL, attacker.strength, 0, false, 1000);
+    _rolls.push(_push_roll);
+    push = _push_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("移动者力量对抗", _push_roll),
+      [["command", _push_roll.command], ["faces", _push_roll.faces], ["push", push]]
+    ));
+  }
+  else {
+    push = 0;
+  }
+  if (!free_move) {
+    _hold_roll = _rt_roll_pool(_source, _POOL, defender.strength, 0, false, 1000);
+    _rolls.push(_hold_roll);
+    hold = _hold_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("另一方力量对抗", _hold_roll),
+      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+    ));
+  }
+  else {
+    hold = 0;
+  }
+  net = push - hold;
+  success = free_move || net > 0;
+  meters = carrying ? _rt_floordiv(
+    attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+  ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
+  _trace.push(new TraceStep("let", "带着对方移动" + String(meters) + "米", [["meters", meters]]));
+  return _rt_result(GrappleMoveResult, [success, meters], _rolls, _trace);
+}
+
+function _grapple_move_roll(dice, free_move, attacker, defender, pinned, carrying) {
+  let push, hold, net, success, meters;
+  if (!free_move) {
+    push = _rt_pool_successes(dice, attacker.strength, 10, 8, 10, 1000);
+  }
+  else {
+    push = 0;
+  }
+  if (!free_move) {
+    hold = _rt_pool_successes(dice, defender.strength, 10, 8, 10, 1000);
+  }
+  else {
+    hold = 0;
+  }
+  net = push - hold;
+  success = free_move || net > 0;
+  meters = carrying ? _rt_floordiv(
+    attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+  ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
+  return [success, meters];
+}
+
+// 擒抱中的移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace.
+function grapple_move_fast(attacker, defender, options) {
+  options = _rt_options(options, ["pinned", "carrying", "clinging", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  let carrying = options.carrying === undefined ? false : options.carrying;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
+  const dice = _rt_dice_source(options.dice);
+  return _grapple_move_roll(dice, free_move, attacker, defender, pinned, carrying);
+}
+
+// 擒抱中的移动: the setup once; the function returned rolls and returns the outcome array.
+function grapple_move_prepare(attacker, defender, options) {
+  options = _rt_options(options, ["pinned", "carrying", "clinging"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  let carrying = options.carrying === undefined ? false : options.carrying;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
+  const _not_free_move = !free_move;
+  const _attacker_strength = attacker.strength;
+  const _defender_strength = defender.strength;
+  const _attacker_move_speed = attacker.move_speed;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let push, hold, net, success, meters;
+    if (_not_free_move) {
+      push = _rt_pool_successes(dice, _attacker_strength, 10, 8, 10, 1000);
+    }
+    else {
+      push = 0;
+    }
+    if (_not_free_move) {
+      hold = _rt_pool_successes(dice, _defender_strength, 10, 8, 10, 1000);
+    }
+    else {
+      hold = 0;
+    }
+    net = push - hold;
+    success = free_move || net > 0;
+    meters = carrying ? _rt_floordiv(
+      _attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+    ) : pinned ? _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _attacker_move_speed) : 0;
+    return [success, meters];
+  }
+}
+
+// 擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
+function grapple_move_odds(attacker, defender, options) {
+  options = _rt_options(options, ["pinned", "carrying", "clinging"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  let carrying = options.carrying === undefined ? false : options.carrying;
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
+  const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  {
+    const _not_free_move = !free_move;
+    const _attacker_strength = attacker.strength;
+    const _defender_strength = defender.strength;
+    const _attacker_move_speed = attacker.move_speed;
+    if (!_not_free_move) {
+      let success, meters;
+      success = free_move;
+      meters = carrying ? _rt_floordiv(
+        _attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+      ) : pinned ? _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : 0;
+      _odds.put([success, meters], _p);
+      return _odds.build();
+    }
+  }
+  let push, hold, net, success, meters;
+  for (const _push_item of (!free_move ? _odds.outcomes(
+    _p, _rt_pool_distribution(attacker.strength, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
+    push = _push_item[0];
+    const _push_p = _p * _push_item[1];
+    for (const _hold_item of (!free_move ? _odds.outcomes(
+      _push_p, _rt_pool_distribution(defender.strength, 10, 8, 10)
+    ) : _rt_ZERO_ITEMS)) {
+      hold = _hold_item[0];
+      const _hold_p = _push_p * _hold_item[1];
+      net = push - hold;
+      success = free_move || net > 0;
+      meters = carrying ? _rt_floordiv(
+        attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+      ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
+      _odds.put([success, meters], _hold_p);
+    }
+  }
+  return _odds.build();
+}
+
+function _escape_grapple_setup(attacker, defender, pinned, _trace) {
+  if (!(attacker instanceof Combatant && defender instanceof Combatant && typeof pinned === 'boolean')) {
+    _rt_check_inputs([
+      ['type', "擒抱者", attacker, Combatant], ['type', "挣脱者", defender, Combatant], ['bool', "挣脱者被压制", pinned]
+    ]);
+  }
+}
+
+const ESCAPE_GRAPPLE_FIELDS = Object.freeze(["success", "unpins", "frees"]);
+// The result of escape_grapple (解除擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class EscapeGrappleResult extends Result {}
+EscapeGrappleResult.PROCEDURE = "escape_grapple";
+EscapeGrappleResult.FIELDS = ESCAPE_GRAPPLE_FIELDS;
+
+// 解除擒抱（DP-52、DP-53）
+function escape_grapple(attacker, defender, options) {
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const _trace = [];
+  _escape_grapple_setup(attacker, defender, pinned, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _resist_roll, resist, _hold_roll, hold, success;
+  _resist_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
+    1000
+  );
+  _rolls.push(_resist_roll);
+  resist = _resist_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+    [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+  ));
+  _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, false, 1000);
+  _rolls.push(_hold_roll);
+  hold = _hold_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
+    [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+  ));
+  success = resist - hold > 0;
+  if (success && pinned) {
+    _trace.push(new TraceStep("note", "摆脱了压制，仍在擒抱中", []));
+  }
+  if (success && !pinned) {
+    _trace.push(new TraceStep("note", "恢复自由", []));
+  }
+  return _rt_result(EscapeGrappleResult, [success, success && pinned, success && !pinned], _rolls, _trace);
+}
+
+function _escape_grapple_roll(dice, attacker, defender, pinned) {
+  let resist, hold, success;
+  resist = _rt_pool_successes(
+    dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
+  );
+  hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
+  success = resist - hold > 0;
+  return [success, success && pinned, success && !pinned];
+}
+
+// 解除擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace.
+function escape_grapple_fast(attacker, defender, options) {
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  _escape_grapple_setup(attacker, defender, pinned, null);
+  const dice = _rt_dice_source(options.dice);
+  return _escape_grapple_roll(dice, attacker, defender, pinned);
+}
+
+// 解除擒抱: the setup once; the function returned rolls and returns the outcome array.
+function escape_grapple_prepare(attacker, defender, options) {
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  _escape_grapple_setup(attacker, defender, pinned, null);
+  const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  const _hold = attacker.strength + attacker.martial + attacker.specialty;
+  const _not_pinned = !pinned;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let resist, hold, success;
+    resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+    hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+    success = resist - hold > 0;
+    return [success, pinned && success, _not_pinned && success];
+  }
+}
+
+// 解除擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
+function escape_grapple_odds(attacker, defender, options) {
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  _escape_grapple_setup(attacker, defender, pinned, null);
+  const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let resist, hold, success;
+  for (const _resist_item of _odds.outcomes(
+    _p,
+    _rt_pool_distribution(
+      Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+    )
+  )) {
+    resist = _resist_item[0];
+    const _resist_p = _p * _resist_item[1];
+    for (const _hold_item of _odds.outcomes(
+      _resist_p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+    )) {
+      hold = _hold_item[0];
+      const _hold_p = _resist_p * _hold_item[1];
+      success = resist - hold > 0;
+      _odds.put([success, success && pinned, success && !pinned], _hold_p);
+    }
+  }
+  return _odds.build();
+}
+
+function _release_grapple_setup(attacker, defender, _trace) {
+  if (!(attacker instanceof Combatant && defender instanceof Combatant)) {
+    _rt_check_inputs([['type', "擒抱者", attacker, Combatant], ['type', "被擒抱者", defender, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "放开了擒抱", []));
+}
+
+const RELEASE_GRAPPLE_FIELDS = Object.freeze(["released"]);
+// The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ReleaseGrappleResult extends Result {}
+ReleaseGrappleResult.PROCEDURE = "release_grapple";
+ReleaseGrappleResult.FIELDS = RELEASE_GRAPPLE_FIELDS;
+
+// 放开擒抱（DP-52、DP-F12）
+function release_grapple(attacker, defender, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _release_grapple_setup(attacker, defender, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ReleaseGrappleResult, [true], [], _trace);
+}
+
+// 放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace.
+function release_grapple_fast(attacker, defender, options) {
+  options = _rt_options(options, ["dice"]);
+  _release_grapple_setup(attacker, defender, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
+function release_grapple_prepare(attacker, defender) {
+  _release_grapple_setup(attacker, defender, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
+function release_grapple_odds(attacker, defender) {
+  _release_grapple_setup(attacker, defender, null);
+  const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _cling_to_back_setup(attacker, defender, clinging, _trace) {
+  if (!(attacker instanceof Combatant && defender instanceof Combatant && typeof clinging === 'boolean')) {
+    _rt_check_inputs([
+      ['type', "攀附者", attacker, Combatant], ['type', "被攀附者", defender, Combatant], ['bool', "正在攀附", clinging]
+    ]);
+  }
+  let contest_extras;
+  if (!(clinging)) {
+    throw new NotClinging("只有攀附在对方身上时才能转移到它的背部");
+  }
+  contest_extras = 0;
+  return [contest_extras];
+}
+
+const CLING_TO_BACK_FIELDS = Object.freeze(["success", "net"]);
+// The result of cling_to_back (攀附到背部): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ClingToBackResult extends Result {}
+ClingToBackResult.PROCEDURE = "cling_to_back";
+ClingToBackResult.FIELDS = CLING_TO_BACK_FIELDS;
+
+// 攀附到背部（DP-54、DP-F12）
+function cling_to_back(attacker, defender, options) {
+  options = _rt_options(options, ["clinging", "dice"]);
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const _trace = [];
+  const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _hold_roll, hold, _resist_roll, resist, net, success;
+  _hold_roll = _rt_roll_pool(
+    _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
+  );
+  _rolls.push(_hold_roll);
+  hold = _hold_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
+    [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+  ));
+  _resist_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
+    1000
+  );
+  _rolls.push(_resist_roll);
+  resist = _resist_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+    [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+  ));
+  net = hold + contest_extras - resist;
+  success = net > 0;
+  if (success) {
+    _trace.push(new TraceStep("note", "攀附者转移到了对方的背部或火力死角", []));
+  }
+  return _rt_result(ClingToBackResult, [success, Math.max(0, net)], _rolls, _trace);
+}
+
+function _cling_to_back_roll(dice, contest_extras, attacker, defender) {
+  let hold, resist, net, success;
+  hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
+  resist = _rt_pool_successes(
+    dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
+  );
+  net = hold + contest_extras - resist;
+  success = net > 0;
+  return [success, Math.max(0, net)];
+}
+
+// 攀附到背部: the outcome only (the fields of CLING_TO_BACK_FIELDS), no trace.
+function cling_to_back_fast(attacker, defender, options) {
+  options = _rt_options(options, ["clinging", "dice"]);
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
+  const dice = _rt_dice_source(options.dice);
+  return _cling_to_back_roll(dice, contest_extras, attacker, defender);
+}
+
+// 攀附到背部: the setup once; the function returned rolls and returns the outcome array.
+function cling_to_back_prepare(attacker, defender, options) {
+  options = _rt_options(options, ["clinging"]);
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
+  const _hold = attacker.strength + attacker.martial + attacker.specialty;
+  const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let hold, resist, net, success;
+    hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+    resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
     net = hold + contest_extras - resist;
     success = net > 0;
     return [success, Math.max(0, net)];
   }
+}
 
-  // 攀附到背部: the outcome only (the fields of CLING_TO_BACK_FIELDS), no trace.
-  function cling_to_back_fast(attacker, defender, options) {
-    options = _rt_options(options, ["clinging", "dice"]);
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
-    const dice = _rt_dice_source(options.dice);
-    return _cling_to_back_roll(dice, contest_extras, attacker, defender);
-  }
-
-  // 攀附到背部: the setup once; the function returned rolls and returns the outcome array.
-  function cling_to_back_prepare(attacker, defender, options) {
-    options = _rt_options(options, ["clinging"]);
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
-    const _hold = attacker.strength + attacker.martial + attacker.specialty;
-    const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let hold, resist, net, success;
-      hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
-      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+// 攀附到背部: the exact distribution of the fields of CLING_TO_BACK_FIELDS.
+function cling_to_back_odds(attacker, defender, options) {
+  options = _rt_options(options, ["clinging"]);
+  let clinging = options.clinging === undefined ? false : options.clinging;
+  const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
+  const _odds = new OddsBuilder(CLING_TO_BACK_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let hold, resist, net, success;
+  for (const _hold_item of _odds.outcomes(
+    _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+  )) {
+    hold = _hold_item[0];
+    const _hold_p = _p * _hold_item[1];
+    for (const _resist_item of _odds.outcomes(
+      _hold_p,
+      _rt_pool_distribution(
+        Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+      )
+    )) {
+      resist = _resist_item[0];
+      const _resist_p = _hold_p * _resist_item[1];
       net = hold + contest_extras - resist;
       success = net > 0;
-      return [success, Math.max(0, net)];
+      _odds.put([success, Math.max(0, net)], _resist_p);
     }
   }
+  return _odds.build();
+}
 
-  // 攀附到背部: the exact distribution of the fields of CLING_TO_BACK_FIELDS.
-  function cling_to_back_odds(attacker, defender, options) {
-    options = _rt_options(options, ["clinging"]);
-    let clinging = options.clinging === undefined ? false : options.clinging;
-    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
-    const _odds = new OddsBuilder(CLING_TO_BACK_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let hold, resist, net, success;
-    for (const _hold_item of _odds.outcomes(
-      _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-    )) {
-      hold = _hold_item[0];
-      const _hold_p = _p * _hold_item[1];
-      for (const _resist_item of _odds.outcomes(
-        _hold_p,
-        _rt_pool_distribution(
-          Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
-        )
-      )) {
-        resist = _resist_item[0];
-        const _resist_p = _hold_p * _resist_item[1];
-        net = hold + contest_extras - resist;
-        success = net > 0;
-        _odds.put([success, Math.max(0, net)], _resist_p);
+function _stand_up_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "人物", character, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "从倒地状态下起身", []));
+}
+
+const STAND_UP_FIELDS = Object.freeze(["stood"]);
+// The result of stand_up (起身): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class StandUpResult extends Result {}
+StandUpResult.PROCEDURE = "stand_up";
+StandUpResult.FIELDS = STAND_UP_FIELDS;
+
+// 起身（DP-44）
+function stand_up(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _stand_up_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(StandUpResult, [character.prone], [], _trace);
+}
+
+// 起身: the outcome only (the fields of STAND_UP_FIELDS), no trace.
+function stand_up_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _stand_up_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [character.prone];
+}
+
+// 起身: the setup once; the function returned rolls and returns the outcome array.
+function stand_up_prepare(character) {
+  _stand_up_setup(character, null);
+  const _character_prone = character.prone;
+  const _out = [_character_prone];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 起身: the exact distribution of the fields of STAND_UP_FIELDS.
+function stand_up_odds(character) {
+  _stand_up_setup(character, null);
+  const _odds = new OddsBuilder(STAND_UP_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([character.prone], _p);
+  return _odds.build();
+}
+
+function _aim_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "瞄准者", character, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "瞄准一整轮", []));
+}
+
+const AIM_FIELDS = Object.freeze(["rounds"]);
+// The result of aim (瞄准): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class AimResult extends Result {}
+AimResult.PROCEDURE = "aim";
+AimResult.FIELDS = AIM_FIELDS;
+
+// 瞄准（DP-61）
+function aim(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _aim_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(AimResult, [1], [], _trace);
+}
+
+// 瞄准: the outcome only (the fields of AIM_FIELDS), no trace.
+function aim_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _aim_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [1];
+}
+
+// 瞄准: the setup once; the function returned rolls and returns the outcome array.
+function aim_prepare(character) {
+  _aim_setup(character, null);
+  const _out = [1];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 瞄准: the exact distribution of the fields of AIM_FIELDS.
+function aim_odds(character) {
+  _aim_setup(character, null);
+  const _odds = new OddsBuilder(AIM_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([1], _p);
+  return _odds.build();
+}
+
+// Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
+// bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
+const PROCEDURE_INFO = Object.freeze({
+  "attack": {
+    name: "攻击与防御的对抗",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["distance", "距离", "int"], ["hands", "用手数", "int"], ["extra_speed", "额外高速", "int"],
+      ["extra_armor_piercing", "额外破甲", "int"], ["power_attack", "全力一击", "bool"],
+      ["charge_meters", "冲锋距离", "int"], ["clear_path", "路径畅通", "bool"], ["aim_rounds", "瞄准轮数", "int"],
+      ["target_unlocated", "目标无法定位", "bool"], ["willpower", "消耗意志力", "bool"],
+      ["willpower_move", "消耗意志力移动", "bool"], ["defender_willpower", "防御方消耗意志力", "bool"],
+      ["called_shot", "特定部位", "called_shots"], ["called_shot_reduction", "减少特定部位减值", "int"],
+      ["target_two_handed", "目标双手持用", "bool"], ["target_not_strength", "目标非力量操纵", "bool"],
+      ["grapple_people", "目标所在擒抱人数", "int"], ["targets", "目标数", "int"],
+      ["coup_de_grace", "致命攻击", "bool"], ["all_targets_helpless", "所有目标都无助", "bool"],
+      ["total_defense", "防御方全力防御", "bool"], ["attacker_pinpointed", "能精确定位攻击者", "bool"],
+      ["other_bonus", "其他加值", "int"], ["seize", "以手夺取", "bool"], ["item_hardness", "物品硬度", "int"],
+      ["weapon_dropped", "武器已脱手", "bool"], ["weapon_unloaded", "武器未装填", "bool"],
+      ["clinging", "攀附着防御方", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "damage_types"], ["melee", "近战攻击", "bool"], ["melee_hit", "近战命中", "bool"],
+      ["condition", "状态", "condition_tracks"], ["condition_points", "状态点数", "int"], ["dice", "掷骰数", "int"],
+      ["defender_extras", "防御方附加成功", "int"], ["own_basic_defense_penalty", "自身基础防御减值", "int"],
+      ["severity_steps", "伤害加深级数", "int"], ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"],
+      ["willpower_spent", "攻击方消耗的意志力", "int"], ["defender_willpower_spent", "防御方消耗的意志力", "int"],
+      ["dropped", "武器脱手（落地或被夺）", "bool"], ["seized", "武器被夺取", "bool"],
+      ["emptied", "射击后需要装填", "bool"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "bombard": {
+    name: "炮击",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["distance", "距离", "int"], ["vehicle_mounted", "载具炮", "bool"], ["total_defense", "防御方全力防御", "bool"],
+      ["hands", "用手数", "int"], ["aim_rounds", "瞄准轮数", "int"], ["other_bonus", "其他加值", "int"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hit", "命中", "bool"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "str"],
+      ["used_save", "以豁免对抗", "bool"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "parry": {
+    name: "格挡加值", params: [["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"]],
+    positional: ["defender", "weapon"], fields: [["parry_bonus", "格挡加值", "int"]], summary: {hit: null, damage: null}
+  },
+  "active_cover": {
+    name: "主动掩蔽",
+    params: [
+      ["defender", "防御方", "combatant"], ["cover_size", "掩蔽物体积", "int"], ["shield", "格挡物品", "weapons"]
+    ],
+    positional: ["defender"],
+    fields: [["cover", "掩蔽值", "int"], ["full_cover", "完全掩蔽", "bool"], ["kept", "保持掩蔽", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "total_defense": {
+    name: "全力防御", params: [["defender", "防御方", "combatant"]], positional: ["defender"],
+    fields: [["dodge_bonus", "闪避加值", "int"]], summary: {hit: null, damage: null}
+  },
+  "willpower_spend": {
+    name: "意志力的使用",
+    params: [
+      ["character", "人物", "combatant"], ["use", "用法", "willpower_uses"],
+      ["conscious_used", "本场景已保持清醒", "bool"]
+    ],
+    positional: ["character", "use"],
+    fields: [
+      ["bonus", "加值", "int"], ["willpower_left", "剩余意志力", "int"], ["stays_conscious", "保持清醒", "bool"],
+      ["spent", "消耗的意志力", "int"], ["move_bonus", "本轮移动加值", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "willpower_regain": {
+    name: "恢复意志力", params: [["character", "人物", "combatant"], ["points", "恢复点数", "int"]],
+    positional: ["character"], fields: [["regained", "恢复的意志力", "int"]], summary: {hit: null, damage: null}
+  },
+  "draw": {
+    name: "取出物品",
+    params: [
+      ["character", "人物", "combatant"], ["from_container", "从携带容器中取出小件物品", "bool"],
+      ["from_backpack", "从背包中取出", "bool"], ["ammunition", "取出的是弹药", "bool"]
+    ],
+    positional: ["character"],
+    fields: [
+      ["action_spent", "花费的动作", "str"], ["weapon_drawn", "取出武器", "bool"], ["ammunition", "弹药在手", "bool"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "pick_up": {
+    name: "拾起脱手的武器", params: [["character", "人物", "combatant"]], positional: ["character"],
+    fields: [["action_spent", "花费的动作", "str"]], summary: {hit: null, damage: null}
+  },
+  "reload": {
+    name: "装填弹药",
+    params: [
+      ["character", "人物", "combatant"], ["weapon", "武器", "weapons"], ["ammo_in_hand", "弹药已在手中", "bool"],
+      ["bolt_open", "枪栓已拉开", "bool"]
+    ],
+    positional: ["character", "weapon"],
+    fields: [["action_spent", "花费的动作", "str"], ["lowered", "装填降低一级", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "open_bolt": {
+    name: "拉开枪栓", params: [["character", "人物", "combatant"], ["weapon", "武器", "weapons"]],
+    positional: ["character", "weapon"], fields: [["opened", "拉开枪栓", "bool"]], summary: {hit: null, damage: null}
+  },
+  "save_contest": {
+    name: "攻击与豁免的对抗",
+    params: [
+      ["attack_dice", "攻击DP", "int"], ["attack_extras", "攻击附加成功", "int"], ["save_dice", "豁免DP", "int"],
+      ["save_extras", "豁免附加成功", "int"], ["speed", "高速", "int"], ["armor_piercing", "破甲", "int"],
+      ["damage_type", "伤害类型", "damage_types"]
+    ],
+    positional: ["attack_dice"],
+    fields: [
+      ["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "damage_types"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "trip": {
+    name: "绊摔",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["flying", "飞行目标", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"],
+      ["flight_speed_loss", "飞行速度减值", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "bull_rush": {
+    name: "冲撞",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["knock_down", "选择击倒", "bool"], ["returned", "反冲撞", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"],
+      ["push_meters", "击退米数", "int"], ["may_return", "可反冲撞", "bool"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "grapple": {
+    name: "擒抱",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["held_item_size", "手持物品体积", "int"], ["free_hands", "可用于擒抱的手数", "int"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["success", "成功", "bool"], ["touched", "接触命中", "bool"], ["net", "胜出数", "int"], ["cling", "攀附", "bool"],
+      ["holds", "擒抱成立", "bool"], ["loser_penalty", "失败方减值", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "pin": {
+    name: "压制对手", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"]],
+    positional: ["attacker", "defender"],
+    fields: [
+      ["success", "成功", "bool"], ["net", "胜出数", "int"], ["body_cover", "可用对方身体掩蔽", "bool"],
+      ["escapes_needed", "解除所需成功次数", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "feint": {
+    name: "虚招",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["penalty", "非类人减值", "int"],
+      ["defender_specialty", "防御方察言观色专业", "int"]
+    ],
+    positional: ["attacker", "defender"],
+    fields: [["success", "成功", "bool"], ["flat_footed", "措手不及", "bool"], ["parry_penalty", "格挡减值", "int"]],
+    summary: {hit: null, damage: null}
+  },
+  "overrun": {
+    name: "闯越",
+    params: [
+      ["attacker", "闯越者", "combatant"], ["defender", "阻挡者", "combatant"], ["blockers", "阻挡者人数", "int"],
+      ["acrobatics", "使用特技", "bool"], ["blocker_cannot_block", "阻挡者无法阻挡", "bool"],
+      ["blocker_dodges", "阻挡者闪躲", "bool"], ["square_behind_occupied", "身后方格已被占据", "bool"],
+      ["blocker_knocks_down", "阻挡者选择撞倒", "bool"]
+    ],
+    positional: ["attacker", "defender"],
+    fields: [
+      ["passed", "闯越人数", "int"], ["success", "全部闯越", "bool"], ["contested", "进行了闯越判定", "bool"],
+      ["stepped_back", "退后一格", "bool"], ["knocked_down", "反遭撞倒", "bool"], ["fell", "倒在该格", "bool"],
+      ["action_spent", "花费的动作", "str"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "grapple_attack": {
+    name: "擒抱中攻击对手",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["pinned", "对方被自己压制", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["contest_won", "对抗胜出", "bool"], ["hit", "命中", "bool"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "str"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "grapple_move": {
+    name: "擒抱中的移动",
+    params: [
+      ["attacker", "主动移动者", "combatant"], ["defender", "另一方", "combatant"],
+      ["pinned", "对方被自己压制", "bool"], ["carrying", "对方攀附在自己身上", "bool"],
+      ["clinging", "自己攀附在对方身上", "bool"]
+    ],
+    positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["meters", "移动米数", "int"]],
+    summary: {hit: null, damage: null}
+  },
+  "escape_grapple": {
+    name: "解除擒抱",
+    params: [
+      ["attacker", "擒抱者", "combatant"], ["defender", "挣脱者", "combatant"], ["pinned", "挣脱者被压制", "bool"]
+    ],
+    positional: ["attacker", "defender"],
+    fields: [["success", "成功", "bool"], ["unpins", "摆脱压制", "bool"], ["frees", "恢复自由", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "release_grapple": {
+    name: "放开擒抱", params: [["attacker", "擒抱者", "combatant"], ["defender", "被擒抱者", "combatant"]],
+    positional: ["attacker", "defender"], fields: [["released", "放开", "bool"]], summary: {hit: null, damage: null}
+  },
+  "cling_to_back": {
+    name: "攀附到背部",
+    params: [
+      ["attacker", "攀附者", "combatant"], ["defender", "被攀附者", "combatant"], ["clinging", "正在攀附", "bool"]
+    ],
+    positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["net", "胜出数", "int"]],
+    summary: {hit: null, damage: null}
+  },
+  "stand_up": {
+    name: "起身", params: [["character", "人物", "combatant"]], positional: ["character"],
+    fields: [["stood", "起身", "bool"]], summary: {hit: null, damage: null}
+  },
+  "aim": {
+    name: "瞄准", params: [["character", "瞄准者", "combatant"]], positional: ["character"],
+    fields: [["rounds", "瞄准轮数", "int"]], summary: {hit: null, damage: null}
+  },
+});
+
+// ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
+const FIGHT_RULES = _rt_fight_rules({
+  combatant: Combatant, stat_count: 40,
+  stats: [
+    ["strength", ["力量", 0, 30]], ["dexterity", ["敏捷", 0, 30]], ["intelligence", ["智力", 0, 30]],
+    ["wisdom", ["感知", 0, 30]], ["martial", ["武技", 0, 30]], ["athletics", ["运动", 0, 30]],
+    ["shooting", ["射击", 0, 30]], ["operation", ["器用", 0, 30]], ["insight", ["洞察", 0, 30]],
+    ["specialty", ["专业", 0, 30]], ["balance", ["平衡", 0, 30]], ["attack_extras", ["攻击附加成功", 0, 50]],
+    ["basic_defense", ["基础防御", 0, 50]], ["armor_defense", ["盔甲防御", 0, 50]],
+    ["parry_defense", ["格挡防御", 0, 50]], ["cover_defense", ["掩蔽防御", 0, 50]],
+    ["dodge_defense", ["闪避防御", 0, 50]], ["basic_extras", ["基础附加成功", 0, 20]],
+    ["armor_extras", ["盔甲附加成功", 0, 20]], ["parry_extras", ["格挡附加成功", 0, 20]],
+    ["cover_extras", ["掩蔽附加成功", 0, 20]], ["dodge_extras", ["闪避附加成功", 0, 20]],
+    ["reflex_save", ["反射豁免", 0, 60]], ["fortitude_save", ["强韧豁免", 0, 60]], ["will_save", ["意志豁免", 0, 60]],
+    ["save_extras", ["豁免附加成功", 0, 20]], ["size", ["体积", 0, 40]], ["legs", ["腿数", 0, 20]],
+    ["move_speed", ["移动速度", 0, 500]], ["willpower", ["意志力", 0, 30]],
+    ["feint_parry_penalty", ["虚招格挡减值", 0, 20]], ["grapple_loss", ["擒抱劣势", 0, 50]]
+  ],
+  counters: [["damage", "所受伤害"], ["item_damage", "持握物品所受伤害"]],
+  tracks: [["stun", "晕眩"], ["dazzle", "目眩"], ["nausea", "恶心"], ["pain", "剧痛"], ["limb_impairment", "肢体妨碍"]],
+  accumulate: null, state_index: 0, debuff_index: (-1),
+  state_names: [],
+  state_stats: [],
+  relations: [["grapple", "擒抱"], ["cling", "攀附"]],
+  actions: [
+    [
+      "attack",
+      {
+        name: "攻击与防御的对抗", call: attack, positional: ["attacker", "defender", "weapon"],
+        roles: ["attacker", "defender"],
+        effects: [
+          ["counter", "defender", "damage", "damage", 1, "", "", ""],
+          ["track", "defender", "condition", "condition_points", 1, "", "", ""],
+          ["modifier", "attacker", "basic_defense", "own_basic_defense_penalty", (-1), "next_turn", "", ""],
+          ["resource", "attacker", "willpower", "willpower_spent", (-1), "", "", ""],
+          ["resource", "defender", "willpower", "defender_willpower_spent", (-1), "", "", ""],
+          ["condition", "defender", "weapon_dropped", "", 1, "", "dropped", ""],
+          ["condition", "defender", "weapon_seized", "", 1, "", "seized", "attacker"],
+          ["counter", "defender", "item_damage", "item_damage", 1, "", "", ""],
+          ["condition", "attacker", "unloaded", "", 1, "", "emptied", ""]
+        ],
+        odds: attack_odds,
+        params: [
+          ["weapon", "武器"], ["distance", "距离"], ["hands", "用手数"], ["extra_speed", "额外高速"],
+          ["extra_armor_piercing", "额外破甲"], ["power_attack", "全力一击"], ["charge_meters", "冲锋距离"],
+          ["clear_path", "路径畅通"], ["aim_rounds", "瞄准轮数"], ["target_unlocated", "目标无法定位"],
+          ["willpower", "消耗意志力"], ["willpower_move", "消耗意志力移动"], ["defender_willpower", "防御方消耗意志力"],
+          ["called_shot", "特定部位"], ["called_shot_reduction", "减少特定部位减值"],
+          ["target_two_handed", "目标双手持用"], ["target_not_strength", "目标非力量操纵"],
+          ["grapple_people", "目标所在擒抱人数"], ["targets", "目标数"], ["coup_de_grace", "致命攻击"],
+          ["all_targets_helpless", "所有目标都无助"], ["total_defense", "防御方全力防御"],
+          ["attacker_pinpointed", "能精确定位攻击者"], ["other_bonus", "其他加值"], ["seize", "以手夺取"],
+          ["item_hardness", "物品硬度"], ["weapon_dropped", "武器已脱手"], ["weapon_unloaded", "武器未装填"],
+          ["clinging", "攀附着防御方"]
+        ],
+        action: "standard", nature: "physical", subject: 0, checks: [], required: ["weapon"]
       }
-    }
-    return _odds.build();
-  }
-
-  function _stand_up_setup(character, _trace) {
-    if (!(character instanceof Combatant)) {
-      _rt_check_inputs([['type', "人物", character, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "从倒地状态下起身", []));
-  }
-
-  const STAND_UP_FIELDS = Object.freeze(["stood"]);
-  // The result of stand_up (起身): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class StandUpResult extends Result {}
-  StandUpResult.PROCEDURE = "stand_up";
-  StandUpResult.FIELDS = STAND_UP_FIELDS;
-
-  // 起身（DP-44）
-  function stand_up(character, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _stand_up_setup(character, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(StandUpResult, [character.prone], [], _trace);
-  }
-
-  // 起身: the outcome only (the fields of STAND_UP_FIELDS), no trace.
-  function stand_up_fast(character, options) {
-    options = _rt_options(options, ["dice"]);
-    _stand_up_setup(character, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [character.prone];
-  }
-
-  // 起身: the setup once; the function returned rolls and returns the outcome array.
-  function stand_up_prepare(character) {
-    _stand_up_setup(character, null);
-    const _character_prone = character.prone;
-    const _out = [_character_prone];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 起身: the exact distribution of the fields of STAND_UP_FIELDS.
-  function stand_up_odds(character) {
-    _stand_up_setup(character, null);
-    const _odds = new OddsBuilder(STAND_UP_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([character.prone], _p);
-    return _odds.build();
-  }
-
-  function _aim_setup(character, _trace) {
-    if (!(character instanceof Combatant)) {
-      _rt_check_inputs([['type', "瞄准者", character, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "瞄准一整轮", []));
-  }
-
-  const AIM_FIELDS = Object.freeze(["rounds"]);
-  // The result of aim (瞄准): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class AimResult extends Result {}
-  AimResult.PROCEDURE = "aim";
-  AimResult.FIELDS = AIM_FIELDS;
-
-  // 瞄准（DP-61）
-  function aim(character, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _aim_setup(character, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(AimResult, [1], [], _trace);
-  }
-
-  // 瞄准: the outcome only (the fields of AIM_FIELDS), no trace.
-  function aim_fast(character, options) {
-    options = _rt_options(options, ["dice"]);
-    _aim_setup(character, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [1];
-  }
-
-  // 瞄准: the setup once; the function returned rolls and returns the outcome array.
-  function aim_prepare(character) {
-    _aim_setup(character, null);
-    const _out = [1];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 瞄准: the exact distribution of the fields of AIM_FIELDS.
-  function aim_odds(character) {
-    _aim_setup(character, null);
-    const _odds = new OddsBuilder(AIM_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([1], _p);
-    return _odds.build();
-  }
-
-  // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
-  // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
-  const PROCEDURE_INFO = Object.freeze({
-    "attack": {
-      name: "攻击与防御的对抗",
-      params: [
-        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
-        ["distance", "距离", "int"], ["hands", "用手数", "int"], ["extra_speed", "额外高速", "int"],
-        ["extra_armor_piercing", "额外破甲", "int"], ["power_attack", "全力一击", "bool"],
-        ["charge_meters", "冲锋距离", "int"], ["clear_path", "路径畅通", "bool"], ["aim_rounds", "瞄准轮数", "int"],
-        ["target_unlocated", "目标无法定位", "bool"], ["willpower", "消耗意志力", "bool"],
-        ["willpower_move", "消耗意志力移动", "bool"], ["defender_willpower", "防御方消耗意志力", "bool"],
-        ["called_shot", "特定部位", "called_shots"], ["called_shot_reduction", "减少特定部位减值", "int"],
-        ["target_two_handed", "目标双手持用", "bool"], ["target_not_strength", "目标非力量操纵", "bool"],
-        ["grapple_people", "目标所在擒抱人数", "int"], ["targets", "目标数", "int"],
-        ["coup_de_grace", "致命攻击", "bool"], ["all_targets_helpless", "所有目标都无助", "bool"],
-        ["total_defense", "防御方全力防御", "bool"], ["attacker_pinpointed", "能精确定位攻击者", "bool"],
-        ["other_bonus", "其他加值", "int"], ["seize", "以手夺取", "bool"], ["item_hardness", "物品硬度", "int"],
-        ["weapon_dropped", "武器已脱手", "bool"], ["weapon_unloaded", "武器未装填", "bool"],
-        ["clinging", "攀附着防御方", "bool"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"],
-        ["damage_type", "伤害类型", "damage_types"], ["melee", "近战攻击", "bool"], ["melee_hit", "近战命中", "bool"],
-        ["condition", "状态", "condition_tracks"], ["condition_points", "状态点数", "int"], ["dice", "掷骰数", "int"],
-        ["defender_extras", "防御方附加成功", "int"], ["own_basic_defense_penalty", "自身基础防御减值", "int"],
-        ["severity_steps", "伤害加深级数", "int"], ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"],
-        ["willpower_spent", "攻击方消耗的意志力", "int"], ["defender_willpower_spent", "防御方消耗的意志力", "int"],
-        ["dropped", "武器脱手（落地或被夺）", "bool"], ["seized", "武器被夺取", "bool"],
-        ["emptied", "射击后需要装填", "bool"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "bombard": {
-      name: "炮击",
-      params: [
-        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
-        ["distance", "距离", "int"], ["vehicle_mounted", "载具炮", "bool"], ["total_defense", "防御方全力防御", "bool"],
-        ["hands", "用手数", "int"], ["aim_rounds", "瞄准轮数", "int"], ["other_bonus", "其他加值", "int"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["hit", "命中", "bool"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "str"],
-        ["used_save", "以豁免对抗", "bool"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "parry": {
-      name: "格挡加值", params: [["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"]],
-      positional: ["defender", "weapon"], fields: [["parry_bonus", "格挡加值", "int"]], summary: {hit: null, damage: null}
-    },
-    "active_cover": {
-      name: "主动掩蔽",
-      params: [
-        ["defender", "防御方", "combatant"], ["cover_size", "掩蔽物体积", "int"], ["shield", "格挡物品", "weapons"]
-      ],
-      positional: ["defender"],
-      fields: [["cover", "掩蔽值", "int"], ["full_cover", "完全掩蔽", "bool"], ["kept", "保持掩蔽", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "total_defense": {
-      name: "全力防御", params: [["defender", "防御方", "combatant"]], positional: ["defender"],
-      fields: [["dodge_bonus", "闪避加值", "int"]], summary: {hit: null, damage: null}
-    },
-    "willpower_spend": {
-      name: "意志力的使用",
-      params: [
-        ["character", "人物", "combatant"], ["use", "用法", "willpower_uses"],
-        ["conscious_used", "本场景已保持清醒", "bool"]
-      ],
-      positional: ["character", "use"],
-      fields: [
-        ["bonus", "加值", "int"], ["willpower_left", "剩余意志力", "int"], ["stays_conscious", "保持清醒", "bool"],
-        ["spent", "消耗的意志力", "int"], ["move_bonus", "本轮移动加值", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "willpower_regain": {
-      name: "恢复意志力", params: [["character", "人物", "combatant"], ["points", "恢复点数", "int"]],
-      positional: ["character"], fields: [["regained", "恢复的意志力", "int"]], summary: {hit: null, damage: null}
-    },
-    "draw": {
-      name: "取出物品",
-      params: [
-        ["character", "人物", "combatant"], ["from_container", "从携带容器中取出小件物品", "bool"],
-        ["from_backpack", "从背包中取出", "bool"], ["ammunition", "取出的是弹药", "bool"]
-      ],
-      positional: ["character"],
-      fields: [
-        ["action_spent", "花费的动作", "str"], ["weapon_drawn", "取出武器", "bool"], ["ammunition", "弹药在手", "bool"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "pick_up": {
-      name: "拾起脱手的武器", params: [["character", "人物", "combatant"]], positional: ["character"],
-      fields: [["action_spent", "花费的动作", "str"]], summary: {hit: null, damage: null}
-    },
-    "reload": {
-      name: "装填弹药",
-      params: [
-        ["character", "人物", "combatant"], ["weapon", "武器", "weapons"], ["ammo_in_hand", "弹药已在手中", "bool"],
-        ["bolt_open", "枪栓已拉开", "bool"]
-      ],
-      positional: ["character", "weapon"],
-      fields: [["action_spent", "花费的动作", "str"], ["lowered", "装填降低一级", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "open_bolt": {
-      name: "拉开枪栓", params: [["character", "人物", "combatant"], ["weapon", "武器", "weapons"]],
-      positional: ["character", "weapon"], fields: [["opened", "拉开枪栓", "bool"]], summary: {hit: null, damage: null}
-    },
-    "save_contest": {
-      name: "攻击与豁免的对抗",
-      params: [
-        ["attack_dice", "攻击DP", "int"], ["attack_extras", "攻击附加成功", "int"], ["save_dice", "豁免DP", "int"],
-        ["save_extras", "豁免附加成功", "int"], ["speed", "高速", "int"], ["armor_piercing", "破甲", "int"],
-        ["damage_type", "伤害类型", "damage_types"]
-      ],
-      positional: ["attack_dice"],
-      fields: [
-        ["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"],
-        ["damage_type", "伤害类型", "damage_types"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "trip": {
-      name: "绊摔",
-      params: [
-        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
-        ["flying", "飞行目标", "bool"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"],
-        ["flight_speed_loss", "飞行速度减值", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "bull_rush": {
-      name: "冲撞",
-      params: [
-        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
-        ["knock_down", "选择击倒", "bool"], ["returned", "反冲撞", "bool"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"],
-        ["push_meters", "击退米数", "int"], ["may_return", "可反冲撞", "bool"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "grapple": {
-      name: "擒抱",
-      params: [
-        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
-        ["held_item_size", "手持物品体积", "int"], ["free_hands", "可用于擒抱的手数", "int"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["success", "成功", "bool"], ["touched", "接触命中", "bool"], ["net", "胜出数", "int"], ["cling", "攀附", "bool"],
-        ["holds", "擒抱成立", "bool"], ["loser_penalty", "失败方减值", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "pin": {
-      name: "压制对手", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"]],
-      positional: ["attacker", "defender"],
-      fields: [
-        ["success", "成功", "bool"], ["net", "胜出数", "int"], ["body_cover", "可用对方身体掩蔽", "bool"],
-        ["escapes_needed", "解除所需成功次数", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "feint": {
-      name: "虚招",
-      params: [
-        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["penalty", "非类人减值", "int"],
-        ["defender_specialty", "防御方察言观色专业", "int"]
-      ],
-      positional: ["attacker", "defender"],
-      fields: [["success", "成功", "bool"], ["flat_footed", "措手不及", "bool"], ["parry_penalty", "格挡减值", "int"]],
-      summary: {hit: null, damage: null}
-    },
-    "overrun": {
-      name: "闯越",
-      params: [
-        ["attacker", "闯越者", "combatant"], ["defender", "阻挡者", "combatant"], ["blockers", "阻挡者人数", "int"],
-        ["acrobatics", "使用特技", "bool"], ["blocker_cannot_block", "阻挡者无法阻挡", "bool"],
-        ["blocker_dodges", "阻挡者闪躲", "bool"], ["square_behind_occupied", "身后方格已被占据", "bool"],
-        ["blocker_knocks_down", "阻挡者选择撞倒", "bool"]
-      ],
-      positional: ["attacker", "defender"],
-      fields: [
-        ["passed", "闯越人数", "int"], ["success", "全部闯越", "bool"], ["contested", "进行了闯越判定", "bool"],
-        ["stepped_back", "退后一格", "bool"], ["knocked_down", "反遭撞倒", "bool"], ["fell", "倒在该格", "bool"],
-        ["action_spent", "花费的动作", "str"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "grapple_attack": {
-      name: "擒抱中攻击对手",
-      params: [
-        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
-        ["pinned", "对方被自己压制", "bool"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["contest_won", "对抗胜出", "bool"], ["hit", "命中", "bool"], ["damage", "伤害", "int"],
-        ["damage_type", "伤害类型", "str"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "grapple_move": {
-      name: "擒抱中的移动",
-      params: [
-        ["attacker", "主动移动者", "combatant"], ["defender", "另一方", "combatant"],
-        ["pinned", "对方被自己压制", "bool"], ["carrying", "对方攀附在自己身上", "bool"],
-        ["clinging", "自己攀附在对方身上", "bool"]
-      ],
-      positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["meters", "移动米数", "int"]],
-      summary: {hit: null, damage: null}
-    },
-    "escape_grapple": {
-      name: "解除擒抱",
-      params: [
-        ["attacker", "擒抱者", "combatant"], ["defender", "挣脱者", "combatant"], ["pinned", "挣脱者被压制", "bool"]
-      ],
-      positional: ["attacker", "defender"],
-      fields: [["success", "成功", "bool"], ["unpins", "摆脱压制", "bool"], ["frees", "恢复自由", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "release_grapple": {
-      name: "放开擒抱", params: [["attacker", "擒抱者", "combatant"], ["defender", "被擒抱者", "combatant"]],
-      positional: ["attacker", "defender"], fields: [["released", "放开", "bool"]], summary: {hit: null, damage: null}
-    },
-    "cling_to_back": {
-      name: "攀附到背部",
-      params: [
-        ["attacker", "攀附者", "combatant"], ["defender", "被攀附者", "combatant"], ["clinging", "正在攀附", "bool"]
-      ],
-      positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["net", "胜出数", "int"]],
-      summary: {hit: null, damage: null}
-    },
-    "stand_up": {
-      name: "起身", params: [["character", "人物", "combatant"]], positional: ["character"],
-      fields: [["stood", "起身", "bool"]], summary: {hit: null, damage: null}
-    },
-    "aim": {
-      name: "瞄准", params: [["character", "瞄准者", "combatant"]], positional: ["character"],
-      fields: [["rounds", "瞄准轮数", "int"]], summary: {hit: null, damage: null}
-    },
-  });
-
-  // ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
-  const FIGHT_RULES = _rt_fight_rules({
-    combatant: Combatant, stat_count: 40,
-    stats: [
-      ["strength", ["力量", 0, 30]], ["dexterity", ["敏捷", 0, 30]], ["intelligence", ["智力", 0, 30]],
-      ["wisdom", ["感知", 0, 30]], ["martial", ["武技", 0, 30]], ["athletics", ["运动", 0, 30]],
-      ["shooting", ["射击", 0, 30]], ["operation", ["器用", 0, 30]], ["insight", ["洞察", 0, 30]],
-      ["specialty", ["专业", 0, 30]], ["balance", ["平衡", 0, 30]], ["attack_extras", ["攻击附加成功", 0, 50]],
-      ["basic_defense", ["基础防御", 0, 50]], ["armor_defense", ["盔甲防御", 0, 50]],
-      ["parry_defense", ["格挡防御", 0, 50]], ["cover_defense", ["掩蔽防御", 0, 50]],
-      ["dodge_defense", ["闪避防御", 0, 50]], ["basic_extras", ["基础附加成功", 0, 20]],
-      ["armor_extras", ["盔甲附加成功", 0, 20]], ["parry_extras", ["格挡附加成功", 0, 20]],
-      ["cover_extras", ["掩蔽附加成功", 0, 20]], ["dodge_extras", ["闪避附加成功", 0, 20]],
-      ["reflex_save", ["反射豁免", 0, 60]], ["fortitude_save", ["强韧豁免", 0, 60]], ["will_save", ["意志豁免", 0, 60]],
-      ["save_extras", ["豁免附加成功", 0, 20]], ["size", ["体积", 0, 40]], ["legs", ["腿数", 0, 20]],
-      ["move_speed", ["移动速度", 0, 500]], ["willpower", ["意志力", 0, 30]],
-      ["feint_parry_penalty", ["虚招格挡减值", 0, 20]], ["grapple_loss", ["擒抱劣势", 0, 50]]
     ],
-    counters: [["damage", "所受伤害"], ["item_damage", "持握物品所受伤害"]],
-    tracks: [["stun", "晕眩"], ["dazzle", "目眩"], ["nausea", "恶心"], ["pain", "剧痛"], ["limb_impairment", "肢体妨碍"]],
-    accumulate: null, state_index: 0, debuff_index: (-1),
-    state_names: [],
-    state_stats: [],
-    relations: [["grapple", "擒抱"], ["cling", "攀附"]],
-    actions: [
-      [
-        "attack",
-        {
-          name: "攻击与防御的对抗", call: attack, positional: ["attacker", "defender", "weapon"],
-          roles: ["attacker", "defender"],
-          effects: [
-            ["counter", "defender", "damage", "damage", 1, "", "", ""],
-            ["track", "defender", "condition", "condition_points", 1, "", "", ""],
-            ["modifier", "attacker", "basic_defense", "own_basic_defense_penalty", (-1), "next_turn", "", ""],
-            ["resource", "attacker", "willpower", "willpower_spent", (-1), "", "", ""],
-            ["resource", "defender", "willpower", "defender_willpower_spent", (-1), "", "", ""],
-            ["condition", "defender", "weapon_dropped", "", 1, "", "dropped", ""],
-            ["condition", "defender", "weapon_seized", "", 1, "", "seized", "attacker"],
-            ["counter", "defender", "item_damage", "item_damage", 1, "", "", ""],
-            ["condition", "attacker", "unloaded", "", 1, "", "emptied", ""]
-          ],
-          odds: attack_odds,
-          params: [
-            ["weapon", "武器"], ["distance", "距离"], ["hands", "用手数"], ["extra_speed", "额外高速"],
-            ["extra_armor_piercing", "额外破甲"], ["power_attack", "全力一击"], ["charge_meters", "冲锋距离"],
-            ["clear_path", "路径畅通"], ["aim_rounds", "瞄准轮数"], ["target_unlocated", "目标无法定位"],
-            ["willpower", "消耗意志力"], ["willpower_move", "消耗意志力移动"], ["defender_willpower", "防御方消耗意志力"],
-            ["called_shot", "特定部位"], ["called_shot_reduction", "减少特定部位减值"],
-            ["target_two_handed", "目标双手持用"], ["target_not_strength", "目标非力量操纵"],
-            ["grapple_people", "目标所在擒抱人数"], ["targets", "目标数"], ["coup_de_grace", "致命攻击"],
-            ["all_targets_helpless", "所有目标都无助"], ["total_defense", "防御方全力防御"],
-            ["attacker_pinpointed", "能精确定位攻击者"], ["other_bonus", "其他加值"], ["seize", "以手夺取"],
-            ["item_hardness", "物品硬度"], ["weapon_dropped", "武器已脱手"], ["weapon_unloaded", "武器未装填"],
-            ["clinging", "攀附着防御方"]
-          ],
-          action: "standard", nature: "physical", subject: 0, checks: [], required: ["weapon"]
-        }
-      ],
-      [
-        "bombard",
-        {
-          name: "炮击", call: bombard, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
-          effects: [["counter", "defender", "damage", "damage", 1, "", "", ""]], odds: bombard_odds,
-          params: [
-            ["weapon", "武器"], ["distance", "距离"], ["vehicle_mounted", "载具炮"], ["total_defense", "防御方全力防御"],
-            ["hands", "用手数"], ["aim_rounds", "瞄准轮数"], ["other_bonus", "其他加值"]
-          ],
-          action: "", nature: "", subject: 0, checks: [], required: ["weapon"]
-        }
-      ],
-      [
-        "parry",
-        {
-          name: "格挡加值", call: parry, positional: ["defender", "weapon"], roles: ["defender"],
-          effects: [["condition", "defender", "parrying", "parry_bonus", 1, "", "", ""]], odds: parry_odds,
-          params: [["weapon", "武器"]], action: "move", nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "active_cover",
-        {
-          name: "主动掩蔽", call: active_cover, positional: ["defender"], roles: ["defender"],
-          effects: [["condition", "defender", "in_cover", "cover", 1, "", "kept", ""]], odds: active_cover_odds,
-          params: [["cover_size", "掩蔽物体积"], ["shield", "格挡物品"]], action: "move", nature: "physical", subject: 0,
-          checks: [], required: []
-        }
-      ],
-      [
-        "total_defense",
-        {
-          name: "全力防御", call: total_defense, positional: ["defender"], roles: ["defender"],
-          effects: [["condition", "defender", "total_defense", "", 1, "", "", ""]], odds: total_defense_odds, params: [],
-          action: "standard", nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "willpower_spend",
-        {
-          name: "意志力的使用", call: willpower_spend, positional: ["character", "use"], roles: ["character"],
-          effects: [
-            ["resource", "character", "willpower", "spent", (-1), "", "", "stays_conscious"],
-            ["modifier", "character", "move_speed", "move_bonus", 1, "rounds:1", "", ""],
-            ["condition", "character", "staying_conscious", "", 1, "", "stays_conscious", ""],
-            ["condition", "character", "stayed_conscious", "", 1, "", "stays_conscious", ""]
-          ],
-          odds: willpower_spend_odds, params: [["use", "用法"], ["conscious_used", "本场景已保持清醒"]], action: "free",
-          nature: "", subject: 0, checks: [], required: ["use"]
-        }
-      ],
-      [
-        "willpower_regain",
-        {
-          name: "恢复意志力", call: willpower_regain, positional: ["character"], roles: ["character"],
-          effects: [["resource", "character", "willpower", "regained", 1, "", "", ""]], odds: willpower_regain_odds,
-          params: [["points", "恢复点数"]], action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "draw",
-        {
-          name: "取出物品", call: draw, positional: ["character"], roles: ["character"],
-          effects: [
-            ["clear", "character", "weapon_dropped", "", 1, "", "weapon_drawn", ""],
-            ["clear", "character", "weapon_seized", "", 1, "", "weapon_drawn", ""],
-            ["condition", "character", "ammo_in_hand", "", 1, "", "ammunition", ""]
-          ],
-          odds: draw_odds,
-          params: [
-            ["from_container", "从携带容器中取出小件物品"], ["from_backpack", "从背包中取出"],
-            ["ammunition", "取出的是弹药"]
-          ],
-          action: "move", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_spent"
-        }
-      ],
-      [
-        "pick_up",
-        {
-          name: "拾起脱手的武器", call: pick_up, positional: ["character"], roles: ["character"],
-          effects: [["clear", "character", "weapon_dropped", "", 1, "", "", ""]], odds: pick_up_odds, params: [],
-          action: "move", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_spent"
-        }
-      ],
-      [
-        "reload",
-        {
-          name: "装填弹药", call: reload, positional: ["character", "weapon"], roles: ["character"],
-          effects: [["clear", "character", "unloaded", "", 1, "", "", ""]], odds: reload_odds,
-          params: [["weapon", "武器"], ["ammo_in_hand", "弹药已在手中"], ["bolt_open", "枪栓已拉开"]], action: "move",
-          nature: "physical", subject: 0, checks: [], required: ["weapon"], action_from: "action_spent"
-        }
-      ],
-      [
-        "open_bolt",
-        {
-          name: "拉开枪栓", call: open_bolt, positional: ["character", "weapon"], roles: ["character"],
-          effects: [["condition", "character", "bolt_open", "", 1, "", "", ""]], odds: open_bolt_odds,
-          params: [["weapon", "武器"]], action: "swift", nature: "physical", subject: 0, checks: [], required: ["weapon"]
-        }
-      ],
-      [
-        "trip",
-        {
-          name: "绊摔", call: trip, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
-          effects: [
-            ["condition", "defender", "prone", "", 1, "", "prone", ""],
-            ["condition", "defender", "stalled", "flight_speed_loss", 1, "", "success", ""]
-          ],
-          odds: trip_odds, params: [["weapon", "武器"], ["flying", "飞行目标"]], action: "standard", nature: "physical",
-          subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "bull_rush",
-        {
-          name: "冲撞", call: bull_rush, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
-          effects: [["condition", "defender", "prone", "", 1, "", "prone", ""]], odds: bull_rush_odds,
-          params: [["weapon", "武器"], ["knock_down", "选择击倒"], ["returned", "反冲撞"]], action: "standard",
-          nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "grapple",
-        {
-          name: "擒抱", call: grapple, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
-          effects: [
-            ["relation", "attacker", "grapple", "", 1, "start", "holds", "defender"],
-            ["condition", "defender", "grappled", "loser_penalty", 1, "", "holds", "attacker"],
-            ["relation", "attacker", "cling", "", 1, "start", "cling", "defender"]
-          ],
-          odds: grapple_odds,
-          params: [["weapon", "武器"], ["held_item_size", "手持物品体积"], ["free_hands", "可用于擒抱的手数"]],
-          action: "standard", nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "pin",
-        {
-          name: "压制对手", call: pin, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [
-            ["condition", "defender", "pinned", "", 1, "", "success", "attacker"],
-            ["condition", "attacker", "pinning", "", 1, "", "success", "defender"]
-          ],
-          odds: pin_odds, params: [], action: "standard", nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "feint",
-        {
-          name: "虚招", call: feint, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [["condition", "defender", "feinted", "parry_penalty", 1, "", "success", "attacker"]],
-          odds: feint_odds, params: [["penalty", "非类人减值"], ["defender_specialty", "防御方察言观色专业"]],
-          action: "standard", nature: "mental", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "overrun",
-        {
-          name: "闯越", call: overrun, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [
-            ["condition", "attacker", "overran", "", 1, "", "contested", ""],
-            ["condition", "attacker", "prone", "", 1, "", "fell", ""]
-          ],
-          odds: overrun_odds,
-          params: [
-            ["blockers", "阻挡者人数"], ["acrobatics", "使用特技"], ["blocker_cannot_block", "阻挡者无法阻挡"],
-            ["blocker_dodges", "阻挡者闪躲"], ["square_behind_occupied", "身后方格已被占据"],
-            ["blocker_knocks_down", "阻挡者选择撞倒"]
-          ],
-          action: "standard", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_spent"
-        }
-      ],
-      [
-        "grapple_attack",
-        {
-          name: "擒抱中攻击对手", call: grapple_attack, positional: ["attacker", "defender", "weapon"],
-          roles: ["attacker", "defender"], effects: [["counter", "defender", "damage", "damage", 1, "", "", ""]],
-          odds: grapple_attack_odds, params: [["weapon", "武器"], ["pinned", "对方被自己压制"]], action: "", nature: "",
-          subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "grapple_move",
-        {
-          name: "擒抱中的移动", call: grapple_move, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [], odds: grapple_move_odds,
-          params: [["pinned", "对方被自己压制"], ["carrying", "对方攀附在自己身上"], ["clinging", "自己攀附在对方身上"]],
-          action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "escape_grapple",
-        {
-          name: "解除擒抱", call: escape_grapple, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [
-            ["clear", "defender", "pinned", "", 1, "", "unpins", ""],
-            ["clear", "attacker", "pinning", "", 1, "", "unpins", ""],
-            ["relation", "attacker", "grapple", "", 1, "end", "frees", "defender"],
-            ["relation", "attacker", "cling", "", 1, "end", "frees", "defender"]
-          ],
-          odds: escape_grapple_odds, params: [["pinned", "挣脱者被压制"]], action: "standard", nature: "physical",
-          subject: 1, checks: [], required: []
-        }
-      ],
-      [
-        "release_grapple",
-        {
-          name: "放开擒抱", call: release_grapple, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [
-            ["relation", "attacker", "grapple", "", 1, "end", "", "defender"],
-            ["relation", "attacker", "cling", "", 1, "end", "", "defender"]
-          ],
-          odds: release_grapple_odds, params: [], action: "free", nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "cling_to_back",
-        {
-          name: "攀附到背部", call: cling_to_back, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [["condition", "defender", "clinger_on_back", "", 1, "", "success", "attacker"]],
-          odds: cling_to_back_odds, params: [["clinging", "正在攀附"]], action: "standard", nature: "physical",
-          subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "stand_up",
-        {
-          name: "起身", call: stand_up, positional: ["character"], roles: ["character"],
-          effects: [["clear", "character", "prone", "", 1, "", "", ""]], odds: stand_up_odds, params: [], action: "move",
-          nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "aim",
-        {
-          name: "瞄准", call: aim, positional: ["character"], roles: ["character"],
-          effects: [["condition", "character", "aiming", "rounds", 1, "", "", ""]], odds: aim_odds, params: [],
-          action: "full_round", nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
+    [
+      "bombard",
+      {
+        name: "炮击", call: bombard, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
+        effects: [["counter", "defender", "damage", "damage", 1, "", "", ""]], odds: bombard_odds,
+        params: [
+          ["weapon", "武器"], ["distance", "距离"], ["vehicle_mounted", "载具炮"], ["total_defense", "防御方全力防御"],
+          ["hands", "用手数"], ["aim_rounds", "瞄准轮数"], ["other_bonus", "其他加值"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["weapon"]
+      }
     ],
-    on_damage: null,
-    track_states: [],
-    track_debuffs: [],
-    // The most points a track holds: the top of what add_points-like procedures accept (saturated).
-    points_max: 1000000000, taken_max: 1000000000,
-    flag_names: [
-      ["aware", "察觉"], ["flat_footed", "措手不及"], ["feinted", "中了虚招"], ["helpless", "无助"], ["prone", "倒地"],
-      ["has_vitals", "有致命处"], ["counts_loading", "计装填"], ["mindless", "无智力"]
+    [
+      "parry",
+      {
+        name: "格挡加值", call: parry, positional: ["defender", "weapon"], roles: ["defender"],
+        effects: [["condition", "defender", "parrying", "parry_bonus", 1, "", "", ""]], odds: parry_odds,
+        params: [["weapon", "武器"]], action: "move", nature: "physical", subject: 0, checks: [], required: []
+      }
     ],
-    // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
-    // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
-    conditions: [
+    [
+      "active_cover",
+      {
+        name: "主动掩蔽", call: active_cover, positional: ["defender"], roles: ["defender"],
+        effects: [["condition", "defender", "in_cover", "cover", 1, "", "kept", ""]], odds: active_cover_odds,
+        params: [["cover_size", "掩蔽物体积"], ["shield", "格挡物品"]], action: "move", nature: "physical", subject: 0,
+        checks: [], required: []
+      }
+    ],
+    [
+      "total_defense",
+      {
+        name: "全力防御", call: total_defense, positional: ["defender"], roles: ["defender"],
+        effects: [["condition", "defender", "total_defense", "", 1, "", "", ""]], odds: total_defense_odds, params: [],
+        action: "standard", nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "willpower_spend",
+      {
+        name: "意志力的使用", call: willpower_spend, positional: ["character", "use"], roles: ["character"],
+        effects: [
+          ["resource", "character", "willpower", "spent", (-1), "", "", "stays_conscious"],
+          ["modifier", "character", "move_speed", "move_bonus", 1, "rounds:1", "", ""],
+          ["condition", "character", "staying_conscious", "", 1, "", "stays_conscious", ""],
+          ["condition", "character", "stayed_conscious", "", 1, "", "stays_conscious", ""]
+        ],
+        odds: willpower_spend_odds, params: [["use", "用法"], ["conscious_used", "本场景已保持清醒"]], action: "free",
+        nature: "", subject: 0, checks: [], required: ["use"]
+      }
+    ],
+    [
+      "willpower_regain",
+      {
+        name: "恢复意志力", call: willpower_regain, positional: ["character"], roles: ["character"],
+        effects: [["resource", "character", "willpower", "regained", 1, "", "", ""]], odds: willpower_regain_odds,
+        params: [["points", "恢复点数"]], action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "draw",
+      {
+        name: "取出物品", call: draw, positional: ["character"], roles: ["character"],
+        effects: [
+          ["clear", "character", "weapon_dropped", "", 1, "", "weapon_drawn", ""],
+          ["clear", "character", "weapon_seized", "", 1, "", "weapon_drawn", ""],
+          ["condition", "character", "ammo_in_hand", "", 1, "", "ammunition", ""]
+        ],
+        odds: draw_odds,
+        params: [
+          ["from_container", "从携带容器中取出小件物品"], ["from_backpack", "从背包中取出"],
+          ["ammunition", "取出的是弹药"]
+        ],
+        action: "move", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_spent"
+      }
+    ],
+    [
+      "pick_up",
+      {
+        name: "拾起脱手的武器", call: pick_up, positional: ["character"], roles: ["character"],
+        effects: [["clear", "character", "weapon_dropped", "", 1, "", "", ""]], odds: pick_up_odds, params: [],
+        action: "move", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_spent"
+      }
+    ],
+    [
+      "reload",
+      {
+        name: "装填弹药", call: reload, positional: ["character", "weapon"], roles: ["character"],
+        effects: [["clear", "character", "unloaded", "", 1, "", "", ""]], odds: reload_odds,
+        params: [["weapon", "武器"], ["ammo_in_hand", "弹药已在手中"], ["bolt_open", "枪栓已拉开"]], action: "move",
+        nature: "physical", subject: 0, checks: [], required: ["weapon"], action_from: "action_spent"
+      }
+    ],
+    [
+      "open_bolt",
+      {
+        name: "拉开枪栓", call: open_bolt, positional: ["character", "weapon"], roles: ["character"],
+        effects: [["condition", "character", "bolt_open", "", 1, "", "", ""]], odds: open_bolt_odds,
+        params: [["weapon", "武器"]], action: "swift", nature: "physical", subject: 0, checks: [], required: ["weapon"]
+      }
+    ],
+    [
+      "trip",
+      {
+        name: "绊摔", call: trip, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
+        effects: [
+          ["condition", "defender", "prone", "", 1, "", "prone", ""],
+          ["condition", "defender", "stalled", "flight_speed_loss", 1, "", "success", ""]
+        ],
+        odds: trip_odds, params: [["weapon", "武器"], ["flying", "飞行目标"]], action: "standard", nature: "physical",
+        subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "bull_rush",
+      {
+        name: "冲撞", call: bull_rush, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
+        effects: [["condition", "defender", "prone", "", 1, "", "prone", ""]], odds: bull_rush_odds,
+        params: [["weapon", "武器"], ["knock_down", "选择击倒"], ["returned", "反冲撞"]], action: "standard",
+        nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "grapple",
+      {
+        name: "擒抱", call: grapple, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
+        effects: [
+          ["relation", "attacker", "grapple", "", 1, "start", "holds", "defender"],
+          ["condition", "defender", "grappled", "loser_penalty", 1, "", "holds", "attacker"],
+          ["relation", "attacker", "cling", "", 1, "start", "cling", "defender"]
+        ],
+        odds: grapple_odds,
+        params: [["weapon", "武器"], ["held_item_size", "手持物品体积"], ["free_hands", "可用于擒抱的手数"]],
+        action: "standard", nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "pin",
+      {
+        name: "压制对手", call: pin, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [
+          ["condition", "defender", "pinned", "", 1, "", "success", "attacker"],
+          ["condition", "attacker", "pinning", "", 1, "", "success", "defender"]
+        ],
+        odds: pin_odds, params: [], action: "standard", nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "feint",
+      {
+        name: "虚招", call: feint, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [["condition", "defender", "feinted", "parry_penalty", 1, "", "success", "attacker"]],
+        odds: feint_odds, params: [["penalty", "非类人减值"], ["defender_specialty", "防御方察言观色专业"]],
+        action: "standard", nature: "mental", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "overrun",
+      {
+        name: "闯越", call: overrun, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [
+          ["condition", "attacker", "overran", "", 1, "", "contested", ""],
+          ["condition", "attacker", "prone", "", 1, "", "fell", ""]
+        ],
+        odds: overrun_odds,
+        params: [
+          ["blockers", "阻挡者人数"], ["acrobatics", "使用特技"], ["blocker_cannot_block", "阻挡者无法阻挡"],
+          ["blocker_dodges", "阻挡者闪躲"], ["square_behind_occupied", "身后方格已被占据"],
+          ["blocker_knocks_down", "阻挡者选择撞倒"]
+        ],
+        action: "standard", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_spent"
+      }
+    ],
+    [
+      "grapple_attack",
+      {
+        name: "擒抱中攻击对手", call: grapple_attack, positional: ["attacker", "defender", "weapon"],
+        roles: ["attacker", "defender"], effects: [["counter", "defender", "damage", "damage", 1, "", "", ""]],
+        odds: grapple_attack_odds, params: [["weapon", "武器"], ["pinned", "对方被自己压制"]], action: "", nature: "",
+        subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "grapple_move",
+      {
+        name: "擒抱中的移动", call: grapple_move, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [], odds: grapple_move_odds,
+        params: [["pinned", "对方被自己压制"], ["carrying", "对方攀附在自己身上"], ["clinging", "自己攀附在对方身上"]],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "escape_grapple",
+      {
+        name: "解除擒抱", call: escape_grapple, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [
+          ["clear", "defender", "pinned", "", 1, "", "unpins", ""],
+          ["clear", "attacker", "pinning", "", 1, "", "unpins", ""],
+          ["relation", "attacker", "grapple", "", 1, "end", "frees", "defender"],
+          ["relation", "attacker", "cling", "", 1, "end", "frees", "defender"]
+        ],
+        odds: escape_grapple_odds, params: [["pinned", "挣脱者被压制"]], action: "standard", nature: "physical",
+        subject: 1, checks: [], required: []
+      }
+    ],
+    [
+      "release_grapple",
+      {
+        name: "放开擒抱", call: release_grapple, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [
+          ["relation", "attacker", "grapple", "", 1, "end", "", "defender"],
+          ["relation", "attacker", "cling", "", 1, "end", "", "defender"]
+        ],
+        odds: release_grapple_odds, params: [], action: "free", nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "cling_to_back",
+      {
+        name: "攀附到背部", call: cling_to_back, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [["condition", "defender", "clinger_on_back", "", 1, "", "success", "attacker"]],
+        odds: cling_to_back_odds, params: [["clinging", "正在攀附"]], action: "standard", nature: "physical",
+        subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "stand_up",
+      {
+        name: "起身", call: stand_up, positional: ["character"], roles: ["character"],
+        effects: [["clear", "character", "prone", "", 1, "", "", ""]], odds: stand_up_odds, params: [], action: "move",
+        nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "aim",
+      {
+        name: "瞄准", call: aim, positional: ["character"], roles: ["character"],
+        effects: [["condition", "character", "aiming", "rounds", 1, "", "", ""]], odds: aim_odds, params: [],
+        action: "full_round", nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+  ],
+  on_damage: null,
+  track_states: [],
+  track_debuffs: [],
+  // The most points a track holds: the top of what add_points-like procedures accept (saturated).
+  points_max: 1000000000, taken_max: 1000000000,
+  flag_names: [
+    ["aware", "察觉"], ["flat_footed", "措手不及"], ["feinted", "中了虚招"], ["helpless", "无助"], ["prone", "倒地"],
+    ["has_vitals", "有致命处"], ["counts_loading", "计装填"], ["mindless", "无智力"]
+  ],
+  // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
+  // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
+  conditions: [
+    [
+      "prone",
+      ["倒地", [["prone", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F05"], [], [], []]
+    ],
+    [
+      "stalled",
       [
-        "prone",
-        ["倒地", [["prone", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F05"], [], [], []]
-      ],
+        "失速", [], [["move_speed", (-1)]], [], [[], "", "", ""], [], [],
+        [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F06"], [], [], []
+      ]
+    ],
+    [
+      "feinted",
       [
-        "stalled",
+        "中了虚招", [["feinted", true]], [["feint_parry_penalty", 1]], [], [["attack"], "defender", "attacker", ""], [],
+        [],
         [
-          "失速", [], [["move_speed", (-1)]], [], [[], "", "", ""], [], [],
-          [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F06"], [], [], []
-        ]
-      ],
+          ["acts", "holder", 1, [["attack"], "defender", "attacker", "melee"], ""],
+          ["turn_end", "source", 2, [[], "", "", ""], ""]
+        ],
+        1000000, "replace", ["DP-F04"], [], [], []
+      ]
+    ],
+    [
+      "total_defense",
       [
-        "feinted",
+        "全力防御", [], [], [["total_defense", true]], [[], "defender", "", ""], [], [],
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F07"], [], [], []
+      ]
+    ],
+    [
+      "in_cover",
+      [
+        "主动掩蔽", [], [["cover_defense", 1]], [], [[], "", "", ""], [], [],
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F19"], [], [], []
+      ]
+    ],
+    [
+      "parrying",
+      [
+        "格挡", [], [["parry_defense", 1]], [], [[], "", "", ""], [], [],
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F08"], [], [], []
+      ]
+    ],
+    [
+      "aiming",
+      [
+        "瞄准", [], [], [["aim_rounds", "value"]], [["attack", "bombard"], "attacker", "", ""], [], [],
         [
-          "中了虚招", [["feinted", true]], [["feint_parry_penalty", 1]], [], [["attack"], "defender", "attacker", ""], [],
-          [],
+          ["used", "holder", 1, [[], "", "", ""], ""],
           [
-            ["acts", "holder", 1, [["attack"], "defender", "attacker", "melee"], ""],
-            ["turn_end", "source", 2, [[], "", "", ""], ""]
-          ],
-          1000000, "replace", ["DP-F04"], [], [], []
-        ]
-      ],
-      [
-        "total_defense",
-        [
-          "全力防御", [], [], [["total_defense", true]], [[], "defender", "", ""], [], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F07"], [], [], []
-        ]
-      ],
-      [
-        "in_cover",
-        [
-          "主动掩蔽", [], [["cover_defense", 1]], [], [[], "", "", ""], [], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F19"], [], [], []
-        ]
-      ],
-      [
-        "parrying",
-        [
-          "格挡", [], [["parry_defense", 1]], [], [[], "", "", ""], [], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F08"], [], [], []
-        ]
-      ],
-      [
-        "aiming",
-        [
-          "瞄准", [], [], [["aim_rounds", "value"]], [["attack", "bombard"], "attacker", "", ""], [], [],
-          [
-            ["used", "holder", 1, [[], "", "", ""], ""],
+            "acts", "holder", 1,
             [
-              "acts", "holder", 1,
               [
-                [
-                  "trip", "bull_rush", "grapple", "pin", "feint", "overrun", "grapple_attack", "grapple_move",
-                  "escape_grapple", "total_defense", "parry", "active_cover", "stand_up"
-                ],
-                "", "", ""
+                "trip", "bull_rush", "grapple", "pin", "feint", "overrun", "grapple_attack", "grapple_move",
+                "escape_grapple", "total_defense", "parry", "active_cover", "stand_up"
               ],
-              ""
+              "", "", ""
             ],
-            ["acts", "holder", 1, [["attack"], "defender", "", "melee_hit"], ""]
+            ""
           ],
-          20, "add", ["DP-F09"], [], [], []
-        ]
-      ],
-      [
-        "overran",
-        [
-          "本轮已闯越", [], [], [], [[], "", "", ""], ["overrun"], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F13"], [], [], []
-        ]
-      ],
-      [
-        "clinging",
-        [
-          "攀附中", [], [], [["clinging", true]],
-          [["attack", "grapple_move", "cling_to_back", "pin"], "attacker", "defender", ""], ["pin"], [], [], 1000000,
-          "replace", ["DP-F12"], [], [], []
-        ]
-      ],
-      [
-        "clung_to",
-        [
-          "被攀附", [], [], [["carrying", true]], [["grapple_move"], "attacker", "defender", ""], [], [], [], 1000000,
-          "replace", ["DP-F12"], [], [], []
-        ]
-      ],
-      [
-        "clinger_on_back",
-        [
-          "攀附者在背部", [], [], [], [["attack", "grapple_attack"], "attacker", "defender", ""],
-          ["attack", "grapple_attack"], [], [], 1000000, "replace", ["DP-F12"], [], [], []
-        ]
-      ],
-      [
-        "grappled",
-        [
-          "被擒抱", [], [["grapple_loss", 1]], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F10"], [], [],
-          []
-        ]
-      ],
-      [
-        "pinned",
-        [
-          "被压制", [["flat_footed", true]], [], [["pinned", true]],
-          [["escape_grapple", "attack", "bombard", "trip", "bull_rush", "feint", "overrun"], "defender", "", ""], [], [],
-          [], 1000000, "replace", ["DP-F11"], [], [], []
-        ]
-      ],
-      [
-        "staying_conscious",
-        [
-          "以意志保持清醒", [], [], [], [[], "", "", ""], [], [], [["next_turn_end", "holder", 1, [[], "", "", ""], ""]],
-          1000000, "replace", ["DP-F15"], [], [["condition", "unconscious"]], []
-        ]
-      ],
-      [
-        "unconscious",
-        [
-          "昏迷", [["helpless", true]], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["DP-F15"], [],
-          [], []
-        ]
-      ],
-      [
-        "stayed_conscious",
-        [
-          "本场景已以意志保持清醒", [], [], [["conscious_used", true]], [["willpower_spend"], "character", "", ""], [],
-          [], [], 1000000, "replace", ["DP-F15"], [], [], []
-        ]
-      ],
-      [
-        "drained",
-        [
-          "昏迷", [["helpless", true]], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["DP-F15"], [],
-          [], []
-        ]
-      ],
-      [
-        "weapon_dropped",
-        [
-          "武器脱手", [], [], [["weapon_dropped", true]], [["attack"], "attacker", "", ""], [], [], [], 1000000,
-          "replace", ["DP-F20"], [], [], []
-        ]
-      ],
-      [
-        "weapon_seized",
-        ["武器被夺", [], [], [], [[], "", "", ""], ["pick_up"], [], [], 1000000, "replace", ["DP-F20"], [], [], []]
-      ],
-      [
-        "unloaded",
-        [
-          "武器未装填", [], [], [["weapon_unloaded", true]], [["attack"], "attacker", "", ""], [], [], [], 1000000,
-          "replace", ["DP-F17"], [], [], []
-        ]
-      ],
-      [
-        "ammo_in_hand",
-        [
-          "弹药在手", [], [], [["ammo_in_hand", true]], [["reload"], "character", "", ""], [], [],
-          [["used", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F17"], [], [], []
-        ]
-      ],
-      [
-        "bolt_open",
-        [
-          "枪栓已拉开", [], [], [["bolt_open", true]], [["reload"], "character", "", ""], [], [],
-          [["used", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F17"], [], [], []
-        ]
-      ],
-      [
-        "pinning",
-        [
-          "压制中", [], [], [["pinned", true]], [["grapple_attack"], "attacker", "defender", ""], [], [], [], 1000000,
-          "replace", ["DP-F11"], [], [], []
-        ]
-      ],
+          ["acts", "holder", 1, [["attack"], "defender", "", "melee_hit"], ""]
+        ],
+        20, "add", ["DP-F09"], [], [], []
+      ]
     ],
-    relation_specs: [
-      ["grapple", ["擒抱", "", "", ["helpless"], [], ["grappled", "pinned", "pinning"]]],
-      ["cling", ["攀附", "clung_to", "clinging", ["helpless"], [], ["clinger_on_back"]]]
-    ],
-    check_names: [], track_debuff_checks: [],
-    wake_tracks: [], state_spared: [],
-    // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
-    resources: [[
-      "willpower", ["意志力", "willpower", "willpower", "willpower", "drained", false, true, ["DP-F15", "DP-64"]]
-    ]],
-    track_inputs: [], capacity_param: "", lowered_max: 0,
-    // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules(, the ruleset's names for kinds)].
-    turn: [
-      [["standard", "标准动作", 1, "次", 1], ["move", "移动动作", 1, "次", 1], ["swift", "迅捷动作", 1, "次", 1]],
+    [
+      "overran",
       [
-        ["standard", [[["standard", 1]]], [], []], ["move", [[["move", 1]], [["standard", 1]]], [], []],
-        ["full_round", [[["move", 1], ["standard", 1]]], [], []], ["swift", [[["swift", 1]]], [], []],
-        ["free", [[]], [[]], []], ["reflex", [], [[]], []]
-      ],
-      true, [[["standard", 1]]], true, ["DP-F21", "DP-F14"]
+        "本轮已闯越", [], [], [], [[], "", "", ""], ["overrun"], [],
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F13"], [], [], []
+      ]
     ],
-  });
+    [
+      "clinging",
+      [
+        "攀附中", [], [], [["clinging", true]],
+        [["attack", "grapple_move", "cling_to_back", "pin"], "attacker", "defender", ""], ["pin"], [], [], 1000000,
+        "replace", ["DP-F12"], [], [], []
+      ]
+    ],
+    [
+      "clung_to",
+      [
+        "被攀附", [], [], [["carrying", true]], [["grapple_move"], "attacker", "defender", ""], [], [], [], 1000000,
+        "replace", ["DP-F12"], [], [], []
+      ]
+    ],
+    [
+      "clinger_on_back",
+      [
+        "攀附者在背部", [], [], [], [["attack", "grapple_attack"], "attacker", "defender", ""],
+        ["attack", "grapple_attack"], [], [], 1000000, "replace", ["DP-F12"], [], [], []
+      ]
+    ],
+    [
+      "grappled",
+      [
+        "被擒抱", [], [["grapple_loss", 1]], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F10"], [], [],
+        []
+      ]
+    ],
+    [
+      "pinned",
+      [
+        "被压制", [["flat_footed", true]], [], [["pinned", true]],
+        [["escape_grapple", "attack", "bombard", "trip", "bull_rush", "feint", "overrun"], "defender", "", ""], [], [],
+        [], 1000000, "replace", ["DP-F11"], [], [], []
+      ]
+    ],
+    [
+      "staying_conscious",
+      [
+        "以意志保持清醒", [], [], [], [[], "", "", ""], [], [], [["next_turn_end", "holder", 1, [[], "", "", ""], ""]],
+        1000000, "replace", ["DP-F15"], [], [["condition", "unconscious"]], []
+      ]
+    ],
+    [
+      "unconscious",
+      [
+        "昏迷", [["helpless", true]], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["DP-F15"], [],
+        [], []
+      ]
+    ],
+    [
+      "stayed_conscious",
+      [
+        "本场景已以意志保持清醒", [], [], [["conscious_used", true]], [["willpower_spend"], "character", "", ""], [],
+        [], [], 1000000, "replace", ["DP-F15"], [], [], []
+      ]
+    ],
+    [
+      "drained",
+      [
+        "昏迷", [["helpless", true]], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["DP-F15"], [],
+        [], []
+      ]
+    ],
+    [
+      "weapon_dropped",
+      [
+        "武器脱手", [], [], [["weapon_dropped", true]], [["attack"], "attacker", "", ""], [], [], [], 1000000,
+        "replace", ["DP-F20"], [], [], []
+      ]
+    ],
+    [
+      "weapon_seized",
+      ["武器被夺", [], [], [], [[], "", "", ""], ["pick_up"], [], [], 1000000, "replace", ["DP-F20"], [], [], []]
+    ],
+    [
+      "unloaded",
+      [
+        "武器未装填", [], [], [["weapon_unloaded", true]], [["attack"], "attacker", "", ""], [], [], [], 1000000,
+        "replace", ["DP-F17"], [], [], []
+      ]
+    ],
+    [
+      "ammo_in_hand",
+      [
+        "弹药在手", [], [], [["ammo_in_hand", true]], [["reload"], "character", "", ""], [], [],
+        [["used", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F17"], [], [], []
+      ]
+    ],
+    [
+      "bolt_open",
+      [
+        "枪栓已拉开", [], [], [["bolt_open", true]], [["reload"], "character", "", ""], [], [],
+        [["used", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F17"], [], [], []
+      ]
+    ],
+    [
+      "pinning",
+      [
+        "压制中", [], [], [["pinned", true]], [["grapple_attack"], "attacker", "defender", ""], [], [], [], 1000000,
+        "replace", ["DP-F11"], [], [], []
+      ]
+    ],
+  ],
+  relation_specs: [
+    ["grapple", ["擒抱", "", "", ["helpless"], [], ["grappled", "pinned", "pinning"]]],
+    ["cling", ["攀附", "clung_to", "clinging", ["helpless"], [], ["clinger_on_back"]]]
+  ],
+  check_names: [], track_debuff_checks: [],
+  wake_tracks: [], state_spared: [],
+  // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
+  resources: [[
+    "willpower", ["意志力", "willpower", "willpower", "willpower", "drained", false, true, ["DP-F15", "DP-64"]]
+  ]],
+  track_inputs: [], capacity_param: "", lowered_max: 0,
+  // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules(, the ruleset's names for kinds)].
+  turn: [
+    [["standard", "标准动作", 1, "次", 1], ["move", "移动动作", 1, "次", 1], ["swift", "迅捷动作", 1, "次", 1]],
+    [
+      ["standard", [[["standard", 1]]], [], []], ["move", [[["move", 1]], [["standard", 1]]], [], []],
+      ["full_round", [[["move", 1], ["standard", 1]]], [], []], ["swift", [[["swift", 1]]], [], []],
+      ["free", [[]], [[]], []], ["reflex", [], [[]], []]
+    ],
+    true, [[["standard", 1]]], true, ["DP-F21", "DP-F14"]
+  ],
+});
 
-  // A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order
-  // given; with `turns` true, each turn is the budget the ruleset's turn structure declares.
-  function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }
-  // The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds).
-  function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }
-  const fightFromDict = fight_from_dict;
-  // Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in
-  // the options) must be repeated until the running total of its outcome `field` reaches `threshold`.
-  function until(procedure, field, threshold, ...args) {
-    return _rt_until(FIGHT_RULES, procedure, field, threshold, args);
-  }
-  // The fewest points on `track` that put `creature` into the track's state (null: no state).
-  function state_threshold(creature, track) {
-    return null;
-  }
-  _rt_root.rulec_dp = Object.freeze({
-    RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
-    NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
-    UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
-    Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
-    close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
-    STAT_NAMES: STAT_NAMES, WillpowerUse: WillpowerUse, WILLPOWER_USES: WILLPOWER_USES,
-    get_willpower_use: get_willpower_use, DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES,
-    get_damage_type: get_damage_type, Action: Action, ACTIONS: ACTIONS, get_action: get_action,
-    AttackType: AttackType, ATTACK_TYPES: ATTACK_TYPES, get_attack_type: get_attack_type, Weapon: Weapon,
-    WEAPONS: WEAPONS, get_weapon: get_weapon, ConditionTrack: ConditionTrack,
-    CONDITION_TRACKS: CONDITION_TRACKS, get_condition_track: get_condition_track, CalledShot: CalledShot,
-    CALLED_SHOTS: CALLED_SHOTS, get_called_shot: get_called_shot, Maneuver: Maneuver,
-    MANEUVERS: MANEUVERS, get_maneuver: get_maneuver, UseBombard: UseBombard,
-    ResourceDefined: ResourceDefined, OutOfRange: OutOfRange, OneHandBow: OneHandBow,
-    CalledShotMultipleTargets: CalledShotMultipleTargets, NotHelpless: NotHelpless, NoVitals: NoVitals,
-    ChargeBlocked: ChargeBlocked, ChargeTooFar: ChargeTooFar, MeleeOnly: MeleeOnly,
-    CannotTrip: CannotTrip, NaturalCannotParry: NaturalCannotParry, ProneCannotCharge: ProneCannotCharge,
-    AimOutOfReach: AimOutOfReach, TooManyHandsFree: TooManyHandsFree, OverrunTooBig: OverrunTooBig,
-    FeintImpossible: FeintImpossible, NotABombard: NotABombard, AimUnlocated: AimUnlocated,
-    ClingerCannotMove: ClingerCannotMove, NotClinging: NotClinging, ClingingWeapon: ClingingWeapon,
-    GrappleNeedsTwoHands: GrappleNeedsTwoHands, BadWillpower: BadWillpower, ConsciousOnce: ConsciousOnce,
-    WeaponDropped: WeaponDropped, WeaponUnloaded: WeaponUnloaded, SeizeNeedsHand: SeizeNeedsHand,
-    NoReload: NoReload, NotBoltAction: NotBoltAction, BoltClosed: BoltClosed,
-    PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, Fight: Fight,
-    FightAction: FightAction, Refused: Refused, UntilOdds: UntilOdds, attacks_until: attacks_until,
-    chain_until: chain_until, expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS,
-    MAX_CHAIN_WORK: MAX_CHAIN_WORK, MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG,
-    MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS, MAX_MODIFIERS: MAX_MODIFIERS,
-    MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN, MAX_VALUE: MAX_VALUE,
-    MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES, MAX_PLAN_WORK: MAX_PLAN_WORK,
-    FIGHT_RULES: FIGHT_RULES, start_fight: start_fight, fight_from_dict: fight_from_dict,
-    fightFromDict: fightFromDict, until: until, state_threshold: state_threshold, attack: attack,
-    attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
-    ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult, bombard: bombard,
-    bombard_fast: bombard_fast, bombard_prepare: bombard_prepare, bombard_odds: bombard_odds,
-    BOMBARD_FIELDS: BOMBARD_FIELDS, BombardResult: BombardResult, parry: parry, parry_fast: parry_fast,
-    parry_prepare: parry_prepare, parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS,
-    ParryResult: ParryResult, active_cover: active_cover, active_cover_fast: active_cover_fast,
-    active_cover_prepare: active_cover_prepare, active_cover_odds: active_cover_odds,
-    ACTIVE_COVER_FIELDS: ACTIVE_COVER_FIELDS, ActiveCoverResult: ActiveCoverResult,
-    total_defense: total_defense, total_defense_fast: total_defense_fast,
-    total_defense_prepare: total_defense_prepare, total_defense_odds: total_defense_odds,
-    TOTAL_DEFENSE_FIELDS: TOTAL_DEFENSE_FIELDS, TotalDefenseResult: TotalDefenseResult,
-    willpower_spend: willpower_spend, willpower_spend_fast: willpower_spend_fast,
-    willpower_spend_prepare: willpower_spend_prepare, willpower_spend_odds: willpower_spend_odds,
-    WILLPOWER_SPEND_FIELDS: WILLPOWER_SPEND_FIELDS, WillpowerSpendResult: WillpowerSpendResult,
-    willpower_regain: willpower_regain, willpower_regain_fast: willpower_regain_fast,
-    willpower_regain_prepare: willpower_regain_prepare, willpower_regain_odds: willpower_regain_odds,
-    WILLPOWER_REGAIN_FIELDS: WILLPOWER_REGAIN_FIELDS, WillpowerRegainResult: WillpowerRegainResult,
-    draw: draw, draw_fast: draw_fast, draw_prepare: draw_prepare, draw_odds: draw_odds,
-    DRAW_FIELDS: DRAW_FIELDS, DrawResult: DrawResult, pick_up: pick_up, pick_up_fast: pick_up_fast,
-    pick_up_prepare: pick_up_prepare, pick_up_odds: pick_up_odds, PICK_UP_FIELDS: PICK_UP_FIELDS,
-    PickUpResult: PickUpResult, reload: reload, reload_fast: reload_fast, reload_prepare: reload_prepare,
-    reload_odds: reload_odds, RELOAD_FIELDS: RELOAD_FIELDS, ReloadResult: ReloadResult,
-    open_bolt: open_bolt, open_bolt_fast: open_bolt_fast, open_bolt_prepare: open_bolt_prepare,
-    open_bolt_odds: open_bolt_odds, OPEN_BOLT_FIELDS: OPEN_BOLT_FIELDS, OpenBoltResult: OpenBoltResult,
-    save_contest: save_contest, save_contest_fast: save_contest_fast,
-    save_contest_prepare: save_contest_prepare, save_contest_odds: save_contest_odds,
-    SAVE_CONTEST_FIELDS: SAVE_CONTEST_FIELDS, SaveContestResult: SaveContestResult, trip: trip,
-    trip_fast: trip_fast, trip_prepare: trip_prepare, trip_odds: trip_odds, TRIP_FIELDS: TRIP_FIELDS,
-    TripResult: TripResult, bull_rush: bull_rush, bull_rush_fast: bull_rush_fast,
-    bull_rush_prepare: bull_rush_prepare, bull_rush_odds: bull_rush_odds,
-    BULL_RUSH_FIELDS: BULL_RUSH_FIELDS, BullRushResult: BullRushResult, grapple: grapple,
-    grapple_fast: grapple_fast, grapple_prepare: grapple_prepare, grapple_odds: grapple_odds,
-    GRAPPLE_FIELDS: GRAPPLE_FIELDS, GrappleResult: GrappleResult, pin: pin, pin_fast: pin_fast,
-    pin_prepare: pin_prepare, pin_odds: pin_odds, PIN_FIELDS: PIN_FIELDS, PinResult: PinResult,
-    feint: feint, feint_fast: feint_fast, feint_prepare: feint_prepare, feint_odds: feint_odds,
-    FEINT_FIELDS: FEINT_FIELDS, FeintResult: FeintResult, overrun: overrun, overrun_fast: overrun_fast,
-    overrun_prepare: overrun_prepare, overrun_odds: overrun_odds, OVERRUN_FIELDS: OVERRUN_FIELDS,
-    OverrunResult: OverrunResult, grapple_attack: grapple_attack,
-    grapple_attack_fast: grapple_attack_fast, grapple_attack_prepare: grapple_attack_prepare,
-    grapple_attack_odds: grapple_attack_odds, GRAPPLE_ATTACK_FIELDS: GRAPPLE_ATTACK_FIELDS,
-    GrappleAttackResult: GrappleAttackResult, grapple_move: grapple_move,
-    grapple_move_fast: grapple_move_fast, grapple_move_prepare: grapple_move_prepare,
-    grapple_move_odds: grapple_move_odds, GRAPPLE_MOVE_FIELDS: GRAPPLE_MOVE_FIELDS,
-    GrappleMoveResult: GrappleMoveResult, escape_grapple: escape_grapple,
-    escape_grapple_fast: escape_grapple_fast, escape_grapple_prepare: escape_grapple_prepare,
-    escape_grapple_odds: escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS: ESCAPE_GRAPPLE_FIELDS,
-    EscapeGrappleResult: EscapeGrappleResult, release_grapple: release_grapple,
-    release_grapple_fast: release_grapple_fast, release_grapple_prepare: release_grapple_prepare,
-    release_grapple_odds: release_grapple_odds, RELEASE_GRAPPLE_FIELDS: RELEASE_GRAPPLE_FIELDS,
-    ReleaseGrappleResult: ReleaseGrappleResult, cling_to_back: cling_to_back,
-    cling_to_back_fast: cling_to_back_fast, cling_to_back_prepare: cling_to_back_prepare,
-    cling_to_back_odds: cling_to_back_odds, CLING_TO_BACK_FIELDS: CLING_TO_BACK_FIELDS,
-    ClingToBackResult: ClingToBackResult, stand_up: stand_up, stand_up_fast: stand_up_fast,
-    stand_up_prepare: stand_up_prepare, stand_up_odds: stand_up_odds, STAND_UP_FIELDS: STAND_UP_FIELDS,
-    StandUpResult: StandUpResult, aim: aim, aim_fast: aim_fast, aim_prepare: aim_prepare,
-    aim_odds: aim_odds, AIM_FIELDS: AIM_FIELDS, AimResult: AimResult,
-  });
+// A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order
+// given; with `turns` true, each turn is the budget the ruleset's turn structure declares.
+function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }
+// The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds).
+function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }
+const fightFromDict = fight_from_dict;
+// Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in
+// the options) must be repeated until the running total of its outcome `field` reaches `threshold`.
+function until(procedure, field, threshold, ...args) {
+  return _rt_until(FIGHT_RULES, procedure, field, threshold, args);
+}
+// The fewest points on `track` that put `creature` into the track's state (null: no state).
+function state_threshold(creature, track) {
+  return null;
+}
+
+_rt_root.rulec_dp = Object.freeze({
+  RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
+  NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
+  UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
+  Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
+  close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
+  STAT_NAMES: STAT_NAMES, WillpowerUse: WillpowerUse, WILLPOWER_USES: WILLPOWER_USES,
+  get_willpower_use: get_willpower_use, DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES,
+  get_damage_type: get_damage_type, Action: Action, ACTIONS: ACTIONS, get_action: get_action,
+  AttackType: AttackType, ATTACK_TYPES: ATTACK_TYPES, get_attack_type: get_attack_type, Weapon: Weapon,
+  WEAPONS: WEAPONS, get_weapon: get_weapon, ConditionTrack: ConditionTrack,
+  CONDITION_TRACKS: CONDITION_TRACKS, get_condition_track: get_condition_track, CalledShot: CalledShot,
+  CALLED_SHOTS: CALLED_SHOTS, get_called_shot: get_called_shot, Maneuver: Maneuver,
+  MANEUVERS: MANEUVERS, get_maneuver: get_maneuver, UseBombard: UseBombard,
+  ResourceDefined: ResourceDefined, OutOfRange: OutOfRange, OneHandBow: OneHandBow,
+  CalledShotMultipleTargets: CalledShotMultipleTargets, NotHelpless: NotHelpless, NoVitals: NoVitals,
+  ChargeBlocked: ChargeBlocked, ChargeTooFar: ChargeTooFar, MeleeOnly: MeleeOnly,
+  CannotTrip: CannotTrip, NaturalCannotParry: NaturalCannotParry, ProneCannotCharge: ProneCannotCharge,
+  AimOutOfReach: AimOutOfReach, TooManyHandsFree: TooManyHandsFree, OverrunTooBig: OverrunTooBig,
+  FeintImpossible: FeintImpossible, NotABombard: NotABombard, AimUnlocated: AimUnlocated,
+  ClingerCannotMove: ClingerCannotMove, NotClinging: NotClinging, ClingingWeapon: ClingingWeapon,
+  GrappleNeedsTwoHands: GrappleNeedsTwoHands, BadWillpower: BadWillpower, ConsciousOnce: ConsciousOnce,
+  WeaponDropped: WeaponDropped, WeaponUnloaded: WeaponUnloaded, SeizeNeedsHand: SeizeNeedsHand,
+  NoReload: NoReload, NotBoltAction: NotBoltAction, BoltClosed: BoltClosed,
+  PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, Fight: Fight,
+  FightAction: FightAction, Refused: Refused, UntilOdds: UntilOdds, attacks_until: attacks_until,
+  chain_until: chain_until, expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS,
+  MAX_CHAIN_WORK: MAX_CHAIN_WORK, MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG,
+  MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS, MAX_MODIFIERS: MAX_MODIFIERS,
+  MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN, MAX_VALUE: MAX_VALUE,
+  MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES, MAX_PLAN_WORK: MAX_PLAN_WORK,
+  FIGHT_RULES: FIGHT_RULES, start_fight: start_fight, fight_from_dict: fight_from_dict,
+  fightFromDict: fightFromDict, until: until, state_threshold: state_threshold, attack: attack,
+  attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
+  ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult, bombard: bombard,
+  bombard_fast: bombard_fast, bombard_prepare: bombard_prepare, bombard_odds: bombard_odds,
+  BOMBARD_FIELDS: BOMBARD_FIELDS, BombardResult: BombardResult, parry: parry, parry_fast: parry_fast,
+  parry_prepare: parry_prepare, parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS,
+  ParryResult: ParryResult, active_cover: active_cover, active_cover_fast: active_cover_fast,
+  active_cover_prepare: active_cover_prepare, active_cover_odds: active_cover_odds,
+  ACTIVE_COVER_FIELDS: ACTIVE_COVER_FIELDS, ActiveCoverResult: ActiveCoverResult,
+  total_defense: total_defense, total_defense_fast: total_defense_fast,
+  total_defense_prepare: total_defense_prepare, total_defense_odds: total_defense_odds,
+  TOTAL_DEFENSE_FIELDS: TOTAL_DEFENSE_FIELDS, TotalDefenseResult: TotalDefenseResult,
+  willpower_spend: willpower_spend, willpower_spend_fast: willpower_spend_fast,
+  willpower_spend_prepare: willpower_spend_prepare, willpower_spend_odds: willpower_spend_odds,
+  WILLPOWER_SPEND_FIELDS: WILLPOWER_SPEND_FIELDS, WillpowerSpendResult: WillpowerSpendResult,
+  willpower_regain: willpower_regain, willpower_regain_fast: willpower_regain_fast,
+  willpower_regain_prepare: willpower_regain_prepare, willpower_regain_odds: willpower_regain_odds,
+  WILLPOWER_REGAIN_FIELDS: WILLPOWER_REGAIN_FIELDS, WillpowerRegainResult: WillpowerRegainResult,
+  draw: draw, draw_fast: draw_fast, draw_prepare: draw_prepare, draw_odds: draw_odds,
+  DRAW_FIELDS: DRAW_FIELDS, DrawResult: DrawResult, pick_up: pick_up, pick_up_fast: pick_up_fast,
+  pick_up_prepare: pick_up_prepare, pick_up_odds: pick_up_odds, PICK_UP_FIELDS: PICK_UP_FIELDS,
+  PickUpResult: PickUpResult, reload: reload, reload_fast: reload_fast, reload_prepare: reload_prepare,
+  reload_odds: reload_odds, RELOAD_FIELDS: RELOAD_FIELDS, ReloadResult: ReloadResult,
+  open_bolt: open_bolt, open_bolt_fast: open_bolt_fast, open_bolt_prepare: open_bolt_prepare,
+  open_bolt_odds: open_bolt_odds, OPEN_BOLT_FIELDS: OPEN_BOLT_FIELDS, OpenBoltResult: OpenBoltResult,
+  save_contest: save_contest, save_contest_fast: save_contest_fast,
+  save_contest_prepare: save_contest_prepare, save_contest_odds: save_contest_odds,
+  SAVE_CONTEST_FIELDS: SAVE_CONTEST_FIELDS, SaveContestResult: SaveContestResult, trip: trip,
+  trip_fast: trip_fast, trip_prepare: trip_prepare, trip_odds: trip_odds, TRIP_FIELDS: TRIP_FIELDS,
+  TripResult: TripResult, bull_rush: bull_rush, bull_rush_fast: bull_rush_fast,
+  bull_rush_prepare: bull_rush_prepare, bull_rush_odds: bull_rush_odds,
+  BULL_RUSH_FIELDS: BULL_RUSH_FIELDS, BullRushResult: BullRushResult, grapple: grapple,
+  grapple_fast: grapple_fast, grapple_prepare: grapple_prepare, grapple_odds: grapple_odds,
+  GRAPPLE_FIELDS: GRAPPLE_FIELDS, GrappleResult: GrappleResult, pin: pin, pin_fast: pin_fast,
+  pin_prepare: pin_prepare, pin_odds: pin_odds, PIN_FIELDS: PIN_FIELDS, PinResult: PinResult,
+  feint: feint, feint_fast: feint_fast, feint_prepare: feint_prepare, feint_odds: feint_odds,
+  FEINT_FIELDS: FEINT_FIELDS, FeintResult: FeintResult, overrun: overrun, overrun_fast: overrun_fast,
+  overrun_prepare: overrun_prepare, overrun_odds: overrun_odds, OVERRUN_FIELDS: OVERRUN_FIELDS,
+  OverrunResult: OverrunResult, grapple_attack: grapple_attack,
+  grapple_attack_fast: grapple_attack_fast, grapple_attack_prepare: grapple_attack_prepare,
+  grapple_attack_odds: grapple_attack_odds, GRAPPLE_ATTACK_FIELDS: GRAPPLE_ATTACK_FIELDS,
+  GrappleAttackResult: GrappleAttackResult, grapple_move: grapple_move,
+  grapple_move_fast: grapple_move_fast, grapple_move_prepare: grapple_move_prepare,
+  grapple_move_odds: grapple_move_odds, GRAPPLE_MOVE_FIELDS: GRAPPLE_MOVE_FIELDS,
+  GrappleMoveResult: GrappleMoveResult, escape_grapple: escape_grapple,
+  escape_grapple_fast: escape_grapple_fast, escape_grapple_prepare: escape_grapple_prepare,
+  escape_grapple_odds: escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS: ESCAPE_GRAPPLE_FIELDS,
+  EscapeGrappleResult: EscapeGrappleResult, release_grapple: release_grapple,
+  release_grapple_fast: release_grapple_fast, release_grapple_prepare: release_grapple_prepare,
+  release_grapple_odds: release_grapple_odds, RELEASE_GRAPPLE_FIELDS: RELEASE_GRAPPLE_FIELDS,
+  ReleaseGrappleResult: ReleaseGrappleResult, cling_to_back: cling_to_back,
+  cling_to_back_fast: cling_to_back_fast, cling_to_back_prepare: cling_to_back_prepare,
+  cling_to_back_odds: cling_to_back_odds, CLING_TO_BACK_FIELDS: CLING_TO_BACK_FIELDS,
+  ClingToBackResult: ClingToBackResult, stand_up: stand_up, stand_up_fast: stand_up_fast,
+  stand_up_prepare: stand_up_prepare, stand_up_odds: stand_up_odds, STAND_UP_FIELDS: STAND_UP_FIELDS,
+  StandUpResult: StandUpResult, aim: aim, aim_fast: aim_fast, aim_prepare: aim_prepare,
+  aim_odds: aim_odds, AIM_FIELDS: AIM_FIELDS, AimResult: AimResult,
+});
 })(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());

@@ -28,4236 +28,4302 @@
 //   rules/tracks/tables/weapons.yaml
 // 计时骰池与负面点数规则: the same API as index.js, as one ES2015 script defining the global object rulec_tracks (on globalThis, so that it survives a CommonJS module wrapper).
 (function (_rt_root) {
-  'use strict';
-  // rulec JavaScript runtime: errors, values and trace records. The compiler copies it verbatim into
-  // every generated JavaScript module, followed by sources.js (dice sources), engines.js (the dice
-  // engines), odds.js (exact odds) and calls.js (call options, combatants), then the files its step
-  // kinds and fight add (the Python runtime is compiler/runtime/*.py; each function here names its
-  // Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
-  // SealDice's engine.
+'use strict';
 
-  // ---- errors (core.py) ----
-  // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
-  // them); toJSON() is toDict(), the Python package's to_dict().
-  class RuleError extends Error {
-    constructor(message, details) {
-      super(message);
-      const own = {enumerable: true, writable: false, configurable: true};
-      Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
-      Object.defineProperty(this, 'message', Object.assign({value: message}, own));
-      Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
-      Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
-    }
-    toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
-    toJSON() { return this.toDict(); }
-  }
-  RuleError.CODE = RuleError.prototype.code = 'rule-error';
-  function _rt_error_class(name, code, base) {
-    const cls = class extends (base || RuleError) {};
-    Object.defineProperty(cls, 'name', {value: name});
-    cls.CODE = cls.prototype.code = code;
-    return cls;
-  }
-  const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
-  const BadFace = _rt_error_class('BadFace', 'bad-face');
-  const NotSpecifiedBySource = _rt_error_class('NotSpecifiedBySource', 'not-specified-by-source');
-  const OutOfBounds = _rt_error_class('OutOfBounds', 'out-of-bounds');
-  const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
-  const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
+// rulec JavaScript runtime: errors, values and trace records. The compiler copies it verbatim into
+// every generated JavaScript module, followed by sources.js (dice sources), engines.js (the dice
+// engines), odds.js (exact odds) and calls.js (call options, combatants), then the files its step
+// kinds and fight add (the Python runtime is compiler/runtime/*.py; each function here names its
+// Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
+// SealDice's engine.
 
-  // What sort of value this is, in the rules' words (core.kind): the same words as the Python
-  // package's for the same JSON value, and no language's type names.
-  function _rt_type_name(value) {
-    if (value === null || value === undefined) return '空值';
-    if (typeof value === 'boolean') return '真假值';
-    if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
-    if (typeof value === 'string') return '文本';
-    if (Array.isArray(value)) return '列表';
-    if (typeof value === 'function') return '函数';
-    if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
-    const proto = Object.getPrototypeOf(value);
-    if (proto === null || proto === Object.prototype) return '映射';
-    return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+// ---- errors (core.py) ----
+// `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
+// them); toJSON() is toDict(), the Python package's to_dict().
+class RuleError extends Error {
+  constructor(message, details) {
+    super(message);
+    const own = {enumerable: true, writable: false, configurable: true};
+    Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
+    Object.defineProperty(this, 'message', Object.assign({value: message}, own));
+    Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
+    Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
   }
-  // A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
-  // first 20 characters), 真/假, 空值, a number; anything else by its kind.
-  function _rt_repr(value) {
-    if (value === null || value === undefined) return '空值';
-    if (value === true) return '真';
-    if (value === false) return '假';
-    if (typeof value === 'number') {
-      if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
-      return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
-    }
-    if (typeof value === 'string') {
-      const chars = Array.from(value);
-      return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
-    }
-    return `${_rt_type_name(value)}类型的值`;
-  }
+  toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
+  toJSON() { return this.toDict(); }
+}
+RuleError.CODE = RuleError.prototype.code = 'rule-error';
+function _rt_error_class(name, code, base) {
+  const cls = class extends (base || RuleError) {};
+  Object.defineProperty(cls, 'name', {value: name});
+  cls.CODE = cls.prototype.code = code;
+  return cls;
+}
+const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
+const BadFace = _rt_error_class('BadFace', 'bad-face');
+const NotSpecifiedBySource = _rt_error_class('NotSpecifiedBySource', 'not-specified-by-source');
+const OutOfBounds = _rt_error_class('OutOfBounds', 'out-of-bounds');
+const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
+const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
 
-  function _rt_within(what, value, limit) {
-    if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
+// What sort of value this is, in the rules' words (core.kind): the same words as the Python
+// package's for the same JSON value, and no language's type names.
+function _rt_type_name(value) {
+  if (value === null || value === undefined) return '空值';
+  if (typeof value === 'boolean') return '真假值';
+  if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
+  if (typeof value === 'string') return '文本';
+  if (Array.isArray(value)) return '列表';
+  if (typeof value === 'function') return '函数';
+  if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || proto === Object.prototype) return '映射';
+  return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+}
+// A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
+// first 20 characters), 真/假, 空值, a number; anything else by its kind.
+function _rt_repr(value) {
+  if (value === null || value === undefined) return '空值';
+  if (value === true) return '真';
+  if (value === false) return '假';
+  if (typeof value === 'number') {
+    if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
+    return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
   }
-  function _rt_floordiv(a, b) {
-    if (b === 0) throw new RuleError('除数为0，无法计算');
-    return Math.floor(a / b);
+  if (typeof value === 'string') {
+    const chars = Array.from(value);
+    return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
   }
-  function _rt_ceildiv(a, b) {
-    if (b === 0) throw new RuleError('除数为0，无法计算');
-    return -Math.floor(-a / b);
-  }
-  function _rt_clamp(x, lo, hi) { return x < lo ? lo : x > hi ? hi : x; }
-  function _rt_check_int(name, value, lo, hi) {
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      throw new OutOfBounds(`${name}必须是整数，得到${_rt_repr(value)}`, {name: name});
-    }
-    if (value < lo || value > hi) {
-      throw new OutOfBounds(`${name}必须在${lo}到${hi}之间，得到${value}`, {name: name, value: value});
-    }
-    return value;
-  }
-  function _rt_check_bool(name, value) {
-    if (typeof value !== 'boolean') throw new OutOfBounds(`${name}必须是真或假，得到${_rt_repr(value)}`, {name: name});
-    return value;
-  }
-  function _rt_check_type(name, value, cls) {
-    if (!(value instanceof cls)) {
-      throw new OutOfBounds(`${name}必须是${cls.name}，得到${_rt_type_name(value)}`, {name: name});
-    }
-    return value;
-  }
-  function _rt_require_specified(entry, what) {
-    if (entry.not_specified !== null) {
-      throw new NotSpecifiedBySource(`${what}“${entry.name}”在原文中没有给出具体规则：${entry.not_specified}`,
-                                     {entry: entry.id});
-    }
-    return entry;
-  }
-  // Check a procedure's inputs in order and throw the first problem (generated code tests them
-  // inline and calls this only when one fails): ['int', name, value, lo, hi], ['bool', name, value],
-  // ['type', name, value, cls], ['entry', name, entry].
-  function _rt_check_inputs(specs) {
-    for (const spec of specs) {
-      if (spec[0] === 'int') _rt_check_int(spec[1], spec[2], spec[3], spec[4]);
-      else if (spec[0] === 'bool') _rt_check_bool(spec[1], spec[2]);
-      else if (spec[0] === 'type') _rt_check_type(spec[1], spec[2], spec[3]);
-      else _rt_require_specified(spec[2], spec[1]);
-    }
-  }
-  function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
+  return `${_rt_type_name(value)}类型的值`;
+}
 
-  // difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
-  // of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
-  function _rt_ratio(a, b) {
-    const b2j = new Map();
-    for (let j = 0; j < b.length; j++) {
-      const list = b2j.get(b[j]);
-      if (list === undefined) b2j.set(b[j], [j]);
-      else list.push(j);
-    }
-    if (b.length >= 200) {
-      const ntest = Math.floor(b.length / 100) + 1;
-      for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
-    }
-    const nothing = [];
-    function longest(alo, ahi, blo, bhi) {
-      let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
-      for (let i = alo; i < ahi; i++) {
-        const newj2len = new Map();
-        for (const j of (b2j.get(a[i]) || nothing)) {
-          if (j < blo) continue;
-          if (j >= bhi) break;
-          const k = (j2len.get(j - 1) || 0) + 1;
-          newj2len.set(j, k);
-          if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
-        }
-        j2len = newj2len;
+function _rt_within(what, value, limit) {
+  if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
+}
+function _rt_floordiv(a, b) {
+  if (b === 0) throw new RuleError('除数为0，无法计算');
+  return Math.floor(a / b);
+}
+function _rt_ceildiv(a, b) {
+  if (b === 0) throw new RuleError('除数为0，无法计算');
+  return -Math.floor(-a / b);
+}
+function _rt_clamp(x, lo, hi) { return x < lo ? lo : x > hi ? hi : x; }
+function _rt_check_int(name, value, lo, hi) {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new OutOfBounds(`${name}必须是整数，得到${_rt_repr(value)}`, {name: name});
+  }
+  if (value < lo || value > hi) {
+    throw new OutOfBounds(`${name}必须在${lo}到${hi}之间，得到${value}`, {name: name, value: value});
+  }
+  return value;
+}
+function _rt_check_bool(name, value) {
+  if (typeof value !== 'boolean') throw new OutOfBounds(`${name}必须是真或假，得到${_rt_repr(value)}`, {name: name});
+  return value;
+}
+function _rt_check_type(name, value, cls) {
+  if (!(value instanceof cls)) {
+    throw new OutOfBounds(`${name}必须是${cls.name}，得到${_rt_type_name(value)}`, {name: name});
+  }
+  return value;
+}
+function _rt_require_specified(entry, what) {
+  if (entry.not_specified !== null) {
+    throw new NotSpecifiedBySource(`${what}“${entry.name}”在原文中没有给出具体规则：${entry.not_specified}`,
+                                   {entry: entry.id});
+  }
+  return entry;
+}
+// Check a procedure's inputs in order and throw the first problem (generated code tests them
+// inline and calls this only when one fails): ['int', name, value, lo, hi], ['bool', name, value],
+// ['type', name, value, cls], ['entry', name, entry].
+function _rt_check_inputs(specs) {
+  for (const spec of specs) {
+    if (spec[0] === 'int') _rt_check_int(spec[1], spec[2], spec[3], spec[4]);
+    else if (spec[0] === 'bool') _rt_check_bool(spec[1], spec[2]);
+    else if (spec[0] === 'type') _rt_check_type(spec[1], spec[2], spec[3]);
+    else _rt_require_specified(spec[2], spec[1]);
+  }
+}
+function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
+
+// difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
+// of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
+function _rt_ratio(a, b) {
+  const b2j = new Map();
+  for (let j = 0; j < b.length; j++) {
+    const list = b2j.get(b[j]);
+    if (list === undefined) b2j.set(b[j], [j]);
+    else list.push(j);
+  }
+  if (b.length >= 200) {
+    const ntest = Math.floor(b.length / 100) + 1;
+    for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
+  }
+  const nothing = [];
+  function longest(alo, ahi, blo, bhi) {
+    let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
+    for (let i = alo; i < ahi; i++) {
+      const newj2len = new Map();
+      for (const j of (b2j.get(a[i]) || nothing)) {
+        if (j < blo) continue;
+        if (j >= bhi) break;
+        const k = (j2len.get(j - 1) || 0) + 1;
+        newj2len.set(j, k);
+        if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
       }
-      while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
-      while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
-      return [besti, bestj, bestsize];
+      j2len = newj2len;
     }
-    let matches = 0;
-    const queue = [[0, a.length, 0, b.length]];
-    while (queue.length) {
-      const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
-      if (k) {
-        matches += k;
-        if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
-        if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
-      }
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+    return [besti, bestj, bestsize];
+  }
+  let matches = 0;
+  const queue = [[0, a.length, 0, b.length]];
+  while (queue.length) {
+    const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
+    if (k) {
+      matches += k;
+      if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
+      if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
     }
-    const total = a.length + b.length;
-    return total ? 2.0 * matches / total : 1.0;
   }
-  function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
-    return x.length < y.length;
-  }
-  // difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
-  // going to the greater name (heapq.nlargest over (ratio, name)).
-  function _rt_close_match(key, names) {
-    const b = Array.from(key, c => c.codePointAt(0));
-    let best = null, bestPoints = null, score = -1;
-    for (const n of names) {
-      const points = Array.from(n, c => c.codePointAt(0));
-      const r = _rt_ratio(points, b);
-      if (r < 0.6) continue;
-      if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
-        best = n; bestPoints = points; score = r;
-      }
+  const total = a.length + b.length;
+  return total ? 2.0 * matches / total : 1.0;
+}
+function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
+  return x.length < y.length;
+}
+// difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
+// going to the greater name (heapq.nlargest over (ratio, name)).
+function _rt_close_match(key, names) {
+  const b = Array.from(key, c => c.codePointAt(0));
+  let best = null, bestPoints = null, score = -1;
+  for (const n of names) {
+    const points = Array.from(n, c => c.codePointAt(0));
+    const r = _rt_ratio(points, b);
+    if (r < 0.6) continue;
+    if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
+      best = n; bestPoints = points; score = r;
     }
-    return best;
   }
-  // Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
-  // (a ratio of at least 0.6), or null; for tools that check words from chat text.
-  function close_match(key, names) {
-    if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
-    return _rt_close_match(key, Array.from(names, String));
-  }
-  // Find an entry by object, id or Chinese name (core.lookup).
-  function _rt_lookup(table, key, what, cls) {
-    if (key instanceof cls) return key;
-    if (typeof key === 'string') {
-      const entry = table.get(key);
-      if (entry !== undefined) return entry;
-      for (const candidate of table.values()) {
-        if (candidate.name === key) return candidate;
-      }
-      const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
-      const close = _rt_close_match(key, names);
-      const hint = close !== null ? `，是否想找“${close}”？` : '';
-      throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
-    }
-    throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
-  }
-  function _rt_index(table, key, what) {
+  return best;
+}
+// Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+// (a ratio of at least 0.6), or null; for tools that check words from chat text.
+function close_match(key, names) {
+  if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+  return _rt_close_match(key, Array.from(names, String));
+}
+// Find an entry by object, id or Chinese name (core.lookup).
+function _rt_lookup(table, key, what, cls) {
+  if (key instanceof cls) return key;
+  if (typeof key === 'string') {
     const entry = table.get(key);
-    if (entry === undefined) throw new UnknownEntry(`没有${what}为${key}的条目`, {key: key});
-    return entry;
+    if (entry !== undefined) return entry;
+    for (const candidate of table.values()) {
+      if (candidate.name === key) return candidate;
+    }
+    const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
+    const close = _rt_close_match(key, names);
+    const hint = close !== null ? `，是否想找“${close}”？` : '';
+    throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
   }
+  throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
+}
+function _rt_index(table, key, what) {
+  const entry = table.get(key);
+  if (entry === undefined) throw new UnknownEntry(`没有${what}为${key}的条目`, {key: key});
+  return entry;
+}
 
-  // A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
-  // size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
-  // reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
-  // table under another.
-  const _rt_FROZEN = new WeakMap();
-  class FrozenMap {
-    constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
-    get size() { return _rt_FROZEN.get(this).size; }
-    get(key) { return _rt_FROZEN.get(this).get(key); }
-    has(key) { return _rt_FROZEN.get(this).has(key); }
-    keys() { return _rt_FROZEN.get(this).keys(); }
-    values() { return _rt_FROZEN.get(this).values(); }
-    entries() { return _rt_FROZEN.get(this).entries(); }
-    forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
-    [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
-    set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
-    delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
-    clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
-    toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
-  }
-  Object.freeze(FrozenMap.prototype);
-  function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
+// A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
+// size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
+// reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
+// table under another.
+const _rt_FROZEN = new WeakMap();
+class FrozenMap {
+  constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
+  get size() { return _rt_FROZEN.get(this).size; }
+  get(key) { return _rt_FROZEN.get(this).get(key); }
+  has(key) { return _rt_FROZEN.get(this).has(key); }
+  keys() { return _rt_FROZEN.get(this).keys(); }
+  values() { return _rt_FROZEN.get(this).values(); }
+  entries() { return _rt_FROZEN.get(this).entries(); }
+  forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
+  [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
+  set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
+  delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
+  clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
+  toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
+}
+Object.freeze(FrozenMap.prototype);
+function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
 
-  // ---- values, sentences, records ----
-  function _rt_plain(value) {
-    if (value !== null && typeof value === 'object') {
-      if (typeof value.toDict === 'function') return value.toDict();
-      if (Array.isArray(value)) return value.map(_rt_plain);
-      const out = {};
-      for (const k of Object.keys(value)) out[k] = _rt_plain(value[k]);
-      return out;
-    }
-    return value;
+// ---- values, sentences, records ----
+function _rt_plain(value) {
+  if (value !== null && typeof value === 'object') {
+    if (typeof value.toDict === 'function') return value.toDict();
+    if (Array.isArray(value)) return value.map(_rt_plain);
+    const out = {};
+    for (const k of Object.keys(value)) out[k] = _rt_plain(value[k]);
+    return out;
   }
-  // A value as it reads in a trace sentence (core.fmt).
-  function _rt_fmt(value) {
-    if (value === true) return '是';
-    if (value === false) return '否';
-    if (value === null || value === undefined) return '无';
-    if (typeof value === 'object' && typeof value.name === 'string') return value.name;
-    return String(value);
+  return value;
+}
+// A value as it reads in a trace sentence (core.fmt).
+function _rt_fmt(value) {
+  if (value === true) return '是';
+  if (value === false) return '否';
+  if (value === null || value === undefined) return '无';
+  if (typeof value === 'object' && typeof value.name === 'string') return value.name;
+  return String(value);
+}
+// An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
+function shown(value, table) {
+  if (_rt_is_table(table) && typeof value === 'string') {
+    return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
   }
-  // An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
-  function shown(value, table) {
-    if (_rt_is_table(table) && typeof value === 'string') {
-      return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
-    }
-    return _rt_fmt(value);
-  }
-  function _rt_faces_text(faces, added) {
-    added = added || [];
-    if (faces.length === 1 && added.length === 0) return `[${faces[0]}]`;
-    if (!added.some(a => a)) return '[' + faces.join(', ') + ']';
-    return '[' + faces.map((f, i) => (added[i] ? `${f}+` : String(f))).join(', ') + ']';
-  }
-  function _rt_signed(n) { return n >= 0 ? `+${n}` : String(n); }
+  return _rt_fmt(value);
+}
+function _rt_faces_text(faces, added) {
+  added = added || [];
+  if (faces.length === 1 && added.length === 0) return `[${faces[0]}]`;
+  if (!added.some(a => a)) return '[' + faces.join(', ') + ']';
+  return '[' + faces.map((f, i) => (added[i] ? `${f}+` : String(f))).join(', ') + ']';
+}
+function _rt_signed(n) { return n >= 0 ? `+${n}` : String(n); }
 
-  // One line of a resolution trace: a step kind, a sentence and its numbers.
-  class TraceStep {
-    constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      const values = {};
-      for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
-      return {kind: this.kind, text: this.text, values: values};
-    }
+// One line of a resolution trace: a step kind, a sentence and its numbers.
+class TraceStep {
+  constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    const values = {};
+    for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
+    return {kind: this.kind, text: this.text, values: values};
   }
-  // What every procedure's result has besides its fields (core.Result).
-  class Result {
-    outcome() { return this.constructor.FIELDS.map(f => this[f]); }
-    // The trace as sentences, one per line; with gm = true also the lines only the game master sees.
-    text(gm) {
-      return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      const out = {procedure: this.constructor.PROCEDURE};
-      for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
-      out.rolls = this.rolls.map(r => r.toDict());
-      out.trace = this.trace.map(s => s.toDict());
-      return out;
-    }
+}
+// What every procedure's result has besides its fields (core.Result).
+class Result {
+  outcome() { return this.constructor.FIELDS.map(f => this[f]); }
+  // The trace as sentences, one per line; with gm = true also the lines only the game master sees.
+  text(gm) {
+    return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
   }
-  function _rt_result(cls, values, rolls, trace) {
-    const out = new cls();
-    const fields = cls.FIELDS;
-    for (let i = 0; i < fields.length; i++) out[fields[i]] = values[i];
-    out.rolls = Object.freeze(rolls);
-    out.trace = Object.freeze(trace);
-    return Object.freeze(out);
+  toJSON() { return this.toDict(); }
+  toDict() {
+    const out = {procedure: this.constructor.PROCEDURE};
+    for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
+    out.rolls = this.rolls.map(r => r.toDict());
+    out.trace = this.trace.map(s => s.toDict());
+    return out;
   }
+}
+function _rt_result(cls, values, rolls, trace) {
+  const out = new cls();
+  const fields = cls.FIELDS;
+  for (let i = 0; i < fields.length; i++) out[fields[i]] = values[i];
+  out.rolls = Object.freeze(rolls);
+  out.trace = Object.freeze(trace);
+  return Object.freeze(out);
+}
 
 
-  // Dice sources (sources.py in JavaScript): seeded, fixed and crypto-backed dice, and dice values.
-  // Part of the runtime every generated JavaScript module carries (after runtime.js).
-  // ---- dice sources (sources.py) ----
-  // A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
-  class DiceValue {
-    constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() { return this.text; }
+// Dice sources (sources.py in JavaScript): seeded, fixed and crypto-backed dice, and dice values.
+// Part of the runtime every generated JavaScript module carries (after runtime.js).
+// ---- dice sources (sources.py) ----
+// A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
+class DiceValue {
+  constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() { return this.text; }
+}
+function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
+function _rt_dice_count(value) {
+  if (value === null) return 0;
+  const terms = value.terms;
+  if (terms.length === 1) return terms[0][0];
+  let n = 0;
+  for (const t of terms) n += t[0];
+  return n;
+}
+const _rt_MADE = new Map();
+function _rt_make_dice(count, sides) {
+  const key = count + 'd' + sides;
+  let value = _rt_MADE.get(key);
+  if (value === undefined) {
+    if (count < 0 || sides < 1) throw new RuleError(`无法掷${count}d${sides}：骰子数不能为负，面数至少为1`);
+    value = new DiceValue(`${count}d${sides}`, count ? [[count, sides]] : [], 0);
+    if (_rt_MADE.size < 4096) _rt_MADE.set(key, value);
   }
-  function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
-  function _rt_dice_count(value) {
-    if (value === null) return 0;
-    const terms = value.terms;
-    if (terms.length === 1) return terms[0][0];
-    let n = 0;
-    for (const t of terms) n += t[0];
-    return n;
-  }
-  const _rt_MADE = new Map();
-  function _rt_make_dice(count, sides) {
-    const key = count + 'd' + sides;
-    let value = _rt_MADE.get(key);
-    if (value === undefined) {
-      if (count < 0 || sides < 1) throw new RuleError(`无法掷${count}d${sides}：骰子数不能为负，面数至少为1`);
-      value = new DiceValue(`${count}d${sides}`, count ? [[count, sides]] : [], 0);
-      if (_rt_MADE.size < 4096) _rt_MADE.set(key, value);
-    }
-    return value;
-  }
+  return value;
+}
 
-  // The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
-  // here rolls the same faces as SeededDice(seed) in the Python package.
-  class _MersenneTwister {
-    constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
-      this.mt = new Uint32Array(624);
-      this.index = 624;
-      this.seedArray(key);
+// The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
+// here rolls the same faces as SeededDice(seed) in the Python package.
+class _MersenneTwister {
+  constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
+    this.mt = new Uint32Array(624);
+    this.index = 624;
+    this.seedArray(key);
+  }
+  seedArray(key) {
+    const mt = this.mt;
+    mt[0] = 19650218;
+    for (let i = 1; i < 624; i++) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = Math.imul(1812433253, p) + i;
     }
-    seedArray(key) {
-      const mt = this.mt;
-      mt[0] = 19650218;
-      for (let i = 1; i < 624; i++) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = Math.imul(1812433253, p) + i;
+    let i = 1, j = 0;
+    for (let k = Math.max(624, key.length); k > 0; k--) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = ((mt[i] ^ Math.imul(p, 1664525)) >>> 0) + key[j] + j;
+      i++; j++;
+      if (i >= 624) { mt[0] = mt[623]; i = 1; }
+      if (j >= key.length) j = 0;
+    }
+    for (let k = 623; k > 0; k--) {
+      const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
+      mt[i] = ((mt[i] ^ Math.imul(p, 1566083941)) >>> 0) - i;
+      i++;
+      if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000;
+  }
+  next32() {
+    const mt = this.mt;
+    if (this.index >= 624) {
+      let kk = 0, y;
+      for (; kk < 227; kk++) {
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
+        mt[kk] = mt[kk + 397] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
       }
-      let i = 1, j = 0;
-      for (let k = Math.max(624, key.length); k > 0; k--) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = ((mt[i] ^ Math.imul(p, 1664525)) >>> 0) + key[j] + j;
-        i++; j++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-        if (j >= key.length) j = 0;
+      for (; kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
+        mt[kk] = mt[kk - 227] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
       }
-      for (let k = 623; k > 0; k--) {
-        const p = mt[i - 1] ^ (mt[i - 1] >>> 30);
-        mt[i] = ((mt[i] ^ Math.imul(p, 1566083941)) >>> 0) - i;
-        i++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-      }
-      mt[0] = 0x80000000;
+      y = (mt[623] & 0x80000000) | (mt[0] & 0x7fffffff);
+      mt[623] = mt[396] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
+      this.index = 0;
     }
-    next32() {
-      const mt = this.mt;
-      if (this.index >= 624) {
-        let kk = 0, y;
-        for (; kk < 227; kk++) {
-          y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
-          mt[kk] = mt[kk + 397] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        }
-        for (; kk < 623; kk++) {
-          y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7fffffff);
-          mt[kk] = mt[kk - 227] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        }
-        y = (mt[623] & 0x80000000) | (mt[0] & 0x7fffffff);
-        mt[623] = mt[396] ^ (y >>> 1) ^ ((y & 1) * 0x9908b0df);
-        this.index = 0;
-      }
-      let y = mt[this.index++];
-      y ^= y >>> 11;
-      y ^= (y << 7) & 0x9d2c5680;
-      y ^= (y << 15) & 0xefc60000;
-      y ^= y >>> 18;
-      return y >>> 0;
-    }
-    random() {
-      const a = this.next32() >>> 5, b = this.next32() >>> 6;
-      return (a * 67108864 + b) / 9007199254740992;
-    }
+    let y = mt[this.index++];
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= y >>> 18;
+    return y >>> 0;
   }
-  // An integer seed's absolute value as 32-bit words, least significant first (as CPython's
-  // init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
-  function _rt_seed_words(seed) {
-    let digits;
-    if (typeof seed === 'number') {
-      if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
-        throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
-      }
-      digits = String(Math.abs(seed));
-    } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
-      digits = String(seed).replace(/^-/, '');
-    } else {
+  random() {
+    const a = this.next32() >>> 5, b = this.next32() >>> 6;
+    return (a * 67108864 + b) / 9007199254740992;
+  }
+}
+// An integer seed's absolute value as 32-bit words, least significant first (as CPython's
+// init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
+function _rt_seed_words(seed) {
+  let digits;
+  if (typeof seed === 'number') {
+    if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
       throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
     }
-    const words = [0];
-    for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
-      let carry = digits.charCodeAt(i) - 48;
-      for (let w = 0; w < words.length; w++) {
-        const v = words[w] * 10 + carry;
-        words[w] = v % 4294967296;
-        carry = Math.floor(v / 4294967296);
-      }
-      if (carry) words.push(carry);
-    }
-    while (words.length > 1 && words[words.length - 1] === 0) words.pop();
-    return words;
+    digits = String(Math.abs(seed));
+  } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+    digits = String(seed).replace(/^-/, '');
+  } else {
+    throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
   }
-  // Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
-  // replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
-  // The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
-  // string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
-  class SeededDice {
-    constructor(seed) {
-      if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
-      const twister = new _MersenneTwister(_rt_seed_words(seed));
-      this.random = () => twister.random();
-      // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
-      // is a source of its own, checked like any other).
-      if (new.target === SeededDice) Object.freeze(this);
+  const words = [0];
+  for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
+    let carry = digits.charCodeAt(i) - 48;
+    for (let w = 0; w < words.length; w++) {
+      const v = words[w] * 10 + carry;
+      words[w] = v % 4294967296;
+      carry = Math.floor(v / 4294967296);
     }
-    die(sides) { return Math.floor(this.random() * sides) + 1; }
+    if (carry) words.push(carry);
   }
-  // Faces given in advance, consumed in order; for tests and worked examples.
-  class FixedDice {
-    constructor(faces) {
-      this.faces = Array.from(faces); this.used = 0;
-      if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
-    }
-    die(sides) {
-      if (this.used >= this.faces.length) {
-        throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
-                                {needed: this.used + 1, given: this.faces.length});
-      }
-      const face = this.faces[this.used];
-      if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
-        throw new BadFace(`第${this.used + 1}个骰面${_rt_repr(face)}不是d${sides}能掷出的点数`, {index: this.used});
-      }
-      this.used += 1;
-      return face;
-    }
-    get remaining() { return this.faces.length - this.used; }
+  while (words.length > 1 && words[words.length - 1] === 0) words.pop();
+  return words;
+}
+// Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
+// replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
+// The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
+// string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
+class SeededDice {
+  constructor(seed) {
+    if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
+    const twister = new _MersenneTwister(_rt_seed_words(seed));
+    this.random = () => twister.random();
+    // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
+    // is a source of its own, checked like any other).
+    if (new.target === SeededDice) Object.freeze(this);
   }
+  die(sides) { return Math.floor(this.random() * sides) + 1; }
+}
+// Faces given in advance, consumed in order; for tests and worked examples.
+class FixedDice {
+  constructor(faces) {
+    this.faces = Array.from(faces); this.used = 0;
+    if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
+  }
+  die(sides) {
+    if (this.used >= this.faces.length) {
+      throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
+                              {needed: this.used + 1, given: this.faces.length});
+    }
+    const face = this.faces[this.used];
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`第${this.used + 1}个骰面${_rt_repr(face)}不是d${sides}能掷出的点数`, {index: this.used});
+    }
+    this.used += 1;
+    return face;
+  }
+  get remaining() { return this.faces.length - this.used; }
+}
 
 
-  // The dice engines (pool.py, d20.py, damage.py in JavaScript): rolling and their sentences.
-  // Part of the runtime every generated JavaScript module carries (after sources.js).
-  // ---- the success-counting pool (pool.py) ----
-  class PoolSpec {
-    constructor(sides, successAt, addAt, prefix, botDefaultAddAt) {
-      this.sides = sides;
-      this.success_at = successAt;
-      this.add_at = addAt > 0 ? addAt : sides + 1;
-      this.prefix = prefix;
-      this.bot_default_add_at = botDefaultAddAt;
-    }
-    command(dice, extras) {
-      let text = `${this.prefix}${dice}`;
-      if (this.add_at !== this.bot_default_add_at && this.add_at <= this.sides) text += `a${this.add_at}`;
-      if (extras > 0) text += `+${extras}`;
-      else if (extras < 0) text += `${extras}`;
-      return text;
+// The dice engines (pool.py, d20.py, damage.py in JavaScript): rolling and their sentences.
+// Part of the runtime every generated JavaScript module carries (after sources.js).
+// ---- the success-counting pool (pool.py) ----
+class PoolSpec {
+  constructor(sides, successAt, addAt, prefix, botDefaultAddAt) {
+    this.sides = sides;
+    this.success_at = successAt;
+    this.add_at = addAt > 0 ? addAt : sides + 1;
+    this.prefix = prefix;
+    this.bot_default_add_at = botDefaultAddAt;
+  }
+  command(dice, extras) {
+    let text = `${this.prefix}${dice}`;
+    if (this.add_at !== this.bot_default_add_at && this.add_at <= this.sides) text += `a${this.add_at}`;
+    if (extras > 0) text += `+${extras}`;
+    else if (extras < 0) text += `${extras}`;
+    return text;
+  }
+}
+class PoolRoll {
+  constructor(dice, extras, faces, added, successes, command, allSucceed) {
+    this.dice = dice; this.extras = extras; this.faces = faces; this.added = added;
+    this.successes = successes; this.command = command; this.all_succeed = allSucceed;
+    Object.freeze(this);
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
+            added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
+  }
+}
+// The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
+// its ruleset's declared limit, and no pool is ever rolled without one.
+const _rt_ADDED_DICE = 1000;
+function _rt_too_many_added(maxAdded) {
+  return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
+                           '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
+}
+function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  const command = spec.command(dice, extras);
+  if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
+  const faces = [], added = [];
+  let successes = 0, pending = dice, rolled = 0, left = maxAdded;
+  while (pending > 0) {
+    pending -= 1;
+    const face = source.die(spec.sides);
+    faces.push(face);
+    added.push(rolled >= dice);
+    rolled += 1;
+    if (face >= spec.success_at) successes += 1;
+    if (face >= spec.add_at) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      pending += 1;
     }
   }
-  class PoolRoll {
-    constructor(dice, extras, faces, added, successes, command, allSucceed) {
-      this.dice = dice; this.extras = extras; this.faces = faces; this.added = added;
-      this.successes = successes; this.command = command; this.all_succeed = allSucceed;
-      Object.freeze(this);
+  return new PoolRoll(dice, extras, faces, added, successes, command, false);
+}
+function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  let successes = 0, left = maxAdded;
+  while (n > 0) {
+    n -= 1;
+    const face = dice.die(sides);
+    if (face >= successAt) successes += 1;
+    if (face >= addAt) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      n += 1;
     }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
-              added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
-    }
   }
-  // The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
-  // its ruleset's declared limit, and no pool is ever rolled without one.
-  const _rt_ADDED_DICE = 1000;
-  function _rt_too_many_added(maxAdded) {
-    return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
-                             '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
-  }
-  function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
-    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
-    const command = spec.command(dice, extras);
-    if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
-    const faces = [], added = [];
-    let successes = 0, pending = dice, rolled = 0, left = maxAdded;
-    while (pending > 0) {
-      pending -= 1;
-      const face = source.die(spec.sides);
-      faces.push(face);
-      added.push(rolled >= dice);
-      rolled += 1;
-      if (face >= spec.success_at) successes += 1;
-      if (face >= spec.add_at) {
-        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
-        left -= 1;
-        pending += 1;
-      }
-    }
-    return new PoolRoll(dice, extras, faces, added, successes, command, false);
-  }
-  function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
-    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
-    let successes = 0, left = maxAdded;
-    while (n > 0) {
-      n -= 1;
-      const face = dice.die(sides);
-      if (face >= successAt) successes += 1;
-      if (face >= addAt) {
-        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
-        left -= 1;
-        n += 1;
-      }
-    }
-    return successes;
-  }
-  function _rt_pool_sentence(label, roll) {
-    if (roll.all_succeed) return `${label}：${roll.command}，所有${roll.dice}个骰子均视为成功（不加骰）`;
-    const extras = roll.extras ? `（另有附加成功${roll.extras}）` : '';
-    if (roll.dice === 0) return `${label}：没有骰子可掷，成功数${roll.successes}${extras}`;
-    return `${label}：掷${roll.command}，骰面${_rt_faces_text(roll.faces, roll.added)}，成功数${roll.successes}${extras}`;
-  }
+  return successes;
+}
+function _rt_pool_sentence(label, roll) {
+  if (roll.all_succeed) return `${label}：${roll.command}，所有${roll.dice}个骰子均视为成功（不加骰）`;
+  const extras = roll.extras ? `（另有附加成功${roll.extras}）` : '';
+  if (roll.dice === 0) return `${label}：没有骰子可掷，成功数${roll.successes}${extras}`;
+  return `${label}：掷${roll.command}，骰面${_rt_faces_text(roll.faces, roll.added)}，成功数${roll.successes}${extras}`;
+}
 
-  // ---- the d20 with advantage layers (d20.py) ----
-  class D20Roll {
-    constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
-    toJSON() { return this.toDict(); }
-    toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
+// ---- the d20 with advantage layers (d20.py) ----
+class D20Roll {
+  constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
+  toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
+}
+function _rt_roll_d20(source, layers) {
+  if (layers === 0) {
+    const face = source.die(20);
+    return new D20Roll([face], face, 0);
   }
-  function _rt_roll_d20(source, layers) {
-    if (layers === 0) {
-      const face = source.die(20);
-      return new D20Roll([face], face, 0);
-    }
-    const faces = [];
-    for (let i = 0; i < Math.abs(layers) + 1; i++) faces.push(source.die(20));
-    return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
+  const faces = [];
+  for (let i = 0; i < Math.abs(layers) + 1; i++) faces.push(source.die(20));
+  return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
+}
+function _rt_d20_natural(dice, layers) {
+  if (layers === 0) return dice.die(20);
+  let kept = dice.die(20);
+  for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
+    const face = dice.die(20);
+    if (layers > 0 ? face > kept : face < kept) kept = face;
   }
-  function _rt_d20_natural(dice, layers) {
-    if (layers === 0) return dice.die(20);
-    let kept = dice.die(20);
-    for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
-      const face = dice.die(20);
-      if (layers > 0 ? face > kept : face < kept) kept = face;
-    }
-    return kept;
-  }
-  function _rt_d20_sentence(label, roll) {
-    if (roll.layers === 0) return `${label}：掷d20得${roll.natural}`;
-    const mode = `${Math.abs(roll.layers)}重${roll.layers > 0 ? '优势' : '劣势'}`;
-    return `${label}：${mode}，掷${roll.faces.length}个d20 ${_rt_faces_text(roll.faces)}，取${roll.natural}`;
-  }
+  return kept;
+}
+function _rt_d20_sentence(label, roll) {
+  if (roll.layers === 0) return `${label}：掷d20得${roll.natural}`;
+  const mode = `${Math.abs(roll.layers)}重${roll.layers > 0 ? '优势' : '劣势'}`;
+  return `${label}：${mode}，掷${roll.faces.length}个d20 ${_rt_faces_text(roll.faces)}，取${roll.natural}`;
+}
 
-  // ---- damage dice (damage.py) ----
-  class DamageRoll {
-    constructor(faces, total, crit, expression) {
-      this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
+// ---- damage dice (damage.py) ----
+class DamageRoll {
+  constructor(faces, total, crit, expression) {
+    this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
+  }
+}
+function _rt_terms_text(terms, crit) {
+  const mult = crit ? 2 : 1;
+  return terms.map(t => `${t[0] * mult}d${t[1]}`).join('+') || '0';
+}
+function _rt_roll_damage(source, terms, crit) {
+  const faces = [];
+  for (let pass = crit ? 2 : 1; pass > 0; pass--) {
+    for (const t of terms) for (let i = 0; i < t[0]; i++) faces.push(source.die(t[1]));
+  }
+  let total = 0;
+  for (const f of faces) total += f;
+  return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
+}
+function _rt_damage_total(dice, terms, crit) {
+  if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
+    const sides = terms[0][1];
+    return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
+  }
+  let total = 0;
+  for (let pass = crit ? 2 : 1; pass > 0; pass--) {
+    for (let j = 0; j < terms.length; j++) {
+      const count = terms[j][0], sides = terms[j][1];
+      for (let i = 0; i < count; i++) total += dice.die(sides);
     }
   }
-  function _rt_terms_text(terms, crit) {
-    const mult = crit ? 2 : 1;
-    return terms.map(t => `${t[0] * mult}d${t[1]}`).join('+') || '0';
-  }
-  function _rt_roll_damage(source, terms, crit) {
-    const faces = [];
-    for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (const t of terms) for (let i = 0; i < t[0]; i++) faces.push(source.die(t[1]));
-    }
-    let total = 0;
-    for (const f of faces) total += f;
-    return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
-  }
-  function _rt_damage_total(dice, terms, crit) {
-    if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
-      const sides = terms[0][1];
-      return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
-    }
-    let total = 0;
-    for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (let j = 0; j < terms.length; j++) {
-        const count = terms[j][0], sides = terms[j][1];
-        for (let i = 0; i < count; i++) total += dice.die(sides);
-      }
-    }
-    return total;
-  }
-  function _rt_damage_sentence(label, roll, flat) {
-    const bonus = flat ? _rt_signed(flat) : '';
-    const crit = roll.crit ? '（重击，伤害骰掷两次）' : '';
-    return `${label}：掷${roll.expression}${bonus}${crit}，骰面${_rt_faces_text(roll.faces)}，合计${roll.total + flat}`;
-  }
+  return total;
+}
+function _rt_damage_sentence(label, roll, flat) {
+  const bonus = flat ? _rt_signed(flat) : '';
+  const crit = roll.crit ? '（重击，伤害骰掷两次）' : '';
+  return `${label}：掷${roll.expression}${bonus}${crit}，骰面${_rt_faces_text(roll.faces)}，合计${roll.total + flat}`;
+}
 
 
-  // Exact odds (odds.py in JavaScript): distributions of pools, d20 layers and damage dice, and the
-  // enumeration of a procedure's outcomes. Part of the runtime every generated JavaScript module carries.
-  // ---- exact odds (odds.py) ----
-  const _rt_TAIL = 1e-16;
-  const _rt_NEGLIGIBLE = 1e-15;
-  class PoolOdds {
-    constructor(probs, dropped) {
-      this.probs = probs;
-      this.dropped = dropped;
-      this._items = [];
-      let skipped = dropped;
-      for (let m = 0; m < probs.length; m++) {
-        if (probs[m] >= _rt_NEGLIGIBLE) this._items.push([m, probs[m]]);
-      }
-      let small = 0;
-      for (const p of probs) if (p < _rt_NEGLIGIBLE) small += p;
-      this.skipped = skipped + small;
+// Exact odds (odds.py in JavaScript): distributions of pools, d20 layers and damage dice, and the
+// enumeration of a procedure's outcomes. Part of the runtime every generated JavaScript module carries.
+// ---- exact odds (odds.py) ----
+const _rt_TAIL = 1e-16;
+const _rt_NEGLIGIBLE = 1e-15;
+class PoolOdds {
+  constructor(probs, dropped) {
+    this.probs = probs;
+    this.dropped = dropped;
+    this._items = [];
+    let skipped = dropped;
+    for (let m = 0; m < probs.length; m++) {
+      if (probs[m] >= _rt_NEGLIGIBLE) this._items.push([m, probs[m]]);
     }
-    items() { return this._items; }
-    mean() { let s = 0; for (let m = 0; m < this.probs.length; m++) s += m * this.probs[m]; return s; }
+    let small = 0;
+    for (const p of probs) if (p < _rt_NEGLIGIBLE) small += p;
+    this.skipped = skipped + small;
   }
-  const _rt_LOG_FACTORIALS = [0];
-  function _rt_log_factorial(n) {
-    while (_rt_LOG_FACTORIALS.length <= n) {
-      const k = _rt_LOG_FACTORIALS.length;
-      _rt_LOG_FACTORIALS.push(_rt_LOG_FACTORIALS[k - 1] + Math.log(k));
+  items() { return this._items; }
+  mean() { let s = 0; for (let m = 0; m < this.probs.length; m++) s += m * this.probs[m]; return s; }
+}
+const _rt_LOG_FACTORIALS = [0];
+function _rt_log_factorial(n) {
+  while (_rt_LOG_FACTORIALS.length <= n) {
+    const k = _rt_LOG_FACTORIALS.length;
+    _rt_LOG_FACTORIALS.push(_rt_LOG_FACTORIALS[k - 1] + Math.log(k));
+  }
+  return _rt_LOG_FACTORIALS[n];
+}
+function _rt_binom(n, k) {
+  if (k < 0 || k > n) return 0;
+  k = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = c * (n - k + i) / i;
+  return Math.round(c) < 9007199254740992 ? Math.round(c) : c;
+}
+function _rt_log_binom(n, k) { return _rt_log_factorial(n) - _rt_log_factorial(k) - _rt_log_factorial(n - k); }
+function _rt_xlogy(x, y) {
+  if (x === 0) return 0;
+  return y > 0 ? x * Math.log(y) : -Infinity;
+}
+function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
+const _rt_POOL_CACHE = new Map();
+// The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
+// (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
+function pool_distribution(dice, sides, successAt, addAt, cached) {
+  for (const v of [dice, sides, successAt, addAt]) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
+      throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
     }
-    return _rt_LOG_FACTORIALS[n];
   }
-  function _rt_binom(n, k) {
-    if (k < 0 || k > n) return 0;
-    k = Math.min(k, n - k);
-    let c = 1;
-    for (let i = 1; i <= k; i++) c = c * (n - k + i) / i;
-    return Math.round(c) < 9007199254740992 ? Math.round(c) : c;
+  if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
+    : _rt_pool_distribution(dice, sides, successAt, addAt);
+}
+function _rt_pool_distribution(dice, sides, successAt, addAt) {
+  const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
+  let found = _rt_POOL_CACHE.get(key);
+  if (found === undefined) {
+    found = _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL);
+    if (_rt_POOL_CACHE.size >= 4096) _rt_POOL_CACHE.clear();
+    _rt_POOL_CACHE.set(key, found);
   }
-  function _rt_log_binom(n, k) { return _rt_log_factorial(n) - _rt_log_factorial(k) - _rt_log_factorial(n - k); }
-  function _rt_xlogy(x, y) {
-    if (x === 0) return 0;
-    return y > 0 ? x * Math.log(y) : -Infinity;
+  return found;
+}
+function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
+  if (dice <= 0) return new PoolOdds([1.0], 0.0);
+  if (addAt <= 0 || addAt > sides) addAt = sides + 1;
+  let nS = 0, nQ = 0, nR = 0;
+  for (let f = 1; f <= sides; f++) {
+    const s = f >= successAt, a = f >= addAt;
+    if (s && !a) nS++;
+    else if (s && a) nQ++;
+    else if (a) nR++;
   }
-  function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
-  const _rt_POOL_CACHE = new Map();
-  // The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
-  // (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
-  function pool_distribution(dice, sides, successAt, addAt, cached) {
-    for (const v of [dice, sides, successAt, addAt]) {
-      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
-        throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
-      }
+  const nF = sides - nS - nQ - nR;
+  if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
+  const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
+  const d = 1.0 - r, n = dice, ratio = q / d;
+  const inFloats = n * -Math.log(pF + pS) < 600;
+  const a = [], b = [];
+  if (inFloats && n <= 1000) {
+    for (let j = 0; j <= n; j++) a.push(_rt_binom(n, j) * Math.pow(pF, n - j) * Math.pow(pS, j));
+    b.push(Math.pow(d, -n));
+  } else if (inFloats) {  // C(n, j) alone overflows past about 1,030 dice: a_j from its logarithm
+    for (let j = 0; j <= n; j++) a.push(_rt_exp(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF) + _rt_xlogy(j, pS)));
+    b.push(Math.pow(d, -n));
+  } else {
+    for (let j = 0; j <= n; j++) a.push(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF / d) + _rt_xlogy(j, pS / d));
+    b.push(0.0);
+  }
+  const logRatio = ratio > 0 ? Math.log(ratio) : -Infinity;
+  const probs = [];
+  let dropped = 0.0, m = 0;
+  for (;;) {
+    while (b.length <= m) {
+      const k = b.length, prev = b[k - 1];
+      b.push(inFloats ? prev * (n + k - 1) / k * ratio : prev + Math.log((n + k - 1) / k) + logRatio);
     }
-    if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
-    return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
-      : _rt_pool_distribution(dice, sides, successAt, addAt);
-  }
-  function _rt_pool_distribution(dice, sides, successAt, addAt) {
-    const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
-    let found = _rt_POOL_CACHE.get(key);
-    if (found === undefined) {
-      found = _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL);
-      if (_rt_POOL_CACHE.size >= 4096) _rt_POOL_CACHE.clear();
-      _rt_POOL_CACHE.set(key, found);
-    }
-    return found;
-  }
-  function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
-    if (dice <= 0) return new PoolOdds([1.0], 0.0);
-    if (addAt <= 0 || addAt > sides) addAt = sides + 1;
-    let nS = 0, nQ = 0, nR = 0;
-    for (let f = 1; f <= sides; f++) {
-      const s = f >= successAt, a = f >= addAt;
-      if (s && !a) nS++;
-      else if (s && a) nQ++;
-      else if (a) nR++;
-    }
-    const nF = sides - nS - nQ - nR;
-    if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
-    const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
-    const d = 1.0 - r, n = dice, ratio = q / d;
-    const inFloats = n * -Math.log(pF + pS) < 600;
-    const a = [], b = [];
-    if (inFloats && n <= 1000) {
-      for (let j = 0; j <= n; j++) a.push(_rt_binom(n, j) * Math.pow(pF, n - j) * Math.pow(pS, j));
-      b.push(Math.pow(d, -n));
-    } else if (inFloats) {  // C(n, j) alone overflows past about 1,030 dice: a_j from its logarithm
-      for (let j = 0; j <= n; j++) a.push(_rt_exp(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF) + _rt_xlogy(j, pS)));
-      b.push(Math.pow(d, -n));
+    let pm = 0.0;
+    const lo = Math.max(0, m - b.length + 1), hi = Math.min(n, m);
+    if (inFloats) {
+      for (let j = lo; j <= hi; j++) pm += a[j] * b[m - j];
     } else {
-      for (let j = 0; j <= n; j++) a.push(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF / d) + _rt_xlogy(j, pS / d));
-      b.push(0.0);
+      for (let j = lo; j <= hi; j++) pm += _rt_exp(a[j] + b[m - j]);
     }
-    const logRatio = ratio > 0 ? Math.log(ratio) : -Infinity;
-    const probs = [];
-    let dropped = 0.0, m = 0;
-    for (;;) {
-      while (b.length <= m) {
-        const k = b.length, prev = b[k - 1];
-        b.push(inFloats ? prev * (n + k - 1) / k * ratio : prev + Math.log((n + k - 1) / k) + logRatio);
-      }
-      let pm = 0.0;
-      const lo = Math.max(0, m - b.length + 1), hi = Math.min(n, m);
-      if (inFloats) {
-        for (let j = lo; j <= hi; j++) pm += a[j] * b[m - j];
-      } else {
-        for (let j = lo; j <= hi; j++) pm += _rt_exp(a[j] + b[m - j]);
-      }
-      probs.push(pm);
-      m += 1;
-      if (m > n) {
-        if (ratio === 0.0) break;
-        const k = m - n, rho = (n + k) / (k + 1) * ratio;
-        if (rho < 1.0) {
-          const bound = pm * rho / (1.0 - rho);
-          if (bound <= tail) { dropped = bound; break; }
-        }
+    probs.push(pm);
+    m += 1;
+    if (m > n) {
+      if (ratio === 0.0) break;
+      const k = m - n, rho = (n + k) / (k + 1) * ratio;
+      if (rho < 1.0) {
+        const bound = pm * rho / (1.0 - rho);
+        if (bound <= tail) { dropped = bound; break; }
       }
     }
-    while (probs.length > 1 && probs[probs.length - 1] === 0.0) probs.pop();
-    return new PoolOdds(probs, dropped);
   }
-  function _rt_all_succeed_distribution(dice) {
-    const n = Math.max(dice, 0), probs = [];
-    for (let i = 0; i <= n; i++) probs.push(i === n ? 1.0 : 0.0);
-    return new PoolOdds(probs, 0.0);
-  }
-  const _rt_D20_CACHE = new Map();
-  function _rt_d20_distribution(layers) {
-    let out = _rt_D20_CACHE.get(layers);
-    if (out === undefined) {
-      const n = Math.abs(layers) + 1, denom = Math.pow(20, n);
-      out = [];
-      for (let v = 1; v <= 20; v++) {
-        const p = layers >= 0 ? (Math.pow(v, n) - Math.pow(v - 1, n)) / denom
-          : (Math.pow(21 - v, n) - Math.pow(20 - v, n)) / denom;
-        out.push([v, p]);
-      }
-      _rt_D20_CACHE.set(layers, out);
+  while (probs.length > 1 && probs[probs.length - 1] === 0.0) probs.pop();
+  return new PoolOdds(probs, dropped);
+}
+function _rt_all_succeed_distribution(dice) {
+  const n = Math.max(dice, 0), probs = [];
+  for (let i = 0; i <= n; i++) probs.push(i === n ? 1.0 : 0.0);
+  return new PoolOdds(probs, 0.0);
+}
+const _rt_D20_CACHE = new Map();
+function _rt_d20_distribution(layers) {
+  let out = _rt_D20_CACHE.get(layers);
+  if (out === undefined) {
+    const n = Math.abs(layers) + 1, denom = Math.pow(20, n);
+    out = [];
+    for (let v = 1; v <= 20; v++) {
+      const p = layers >= 0 ? (Math.pow(v, n) - Math.pow(v - 1, n)) / denom
+        : (Math.pow(21 - v, n) - Math.pow(20 - v, n)) / denom;
+      out.push([v, p]);
     }
-    return out;
+    _rt_D20_CACHE.set(layers, out);
   }
-  function _rt_window(probs, sides, total) {
-    const out = [];
-    let window = 0.0;
-    for (let i = 0; i < total; i++) {
-      if (i < probs.length) window += probs[i];
-      if (i >= sides) window -= probs[i - sides];
-      out.push(window);
-    }
-    return out;
+  return out;
+}
+function _rt_window(probs, sides, total) {
+  const out = [];
+  let window = 0.0;
+  for (let i = 0; i < total; i++) {
+    if (i < probs.length) window += probs[i];
+    if (i >= sides) window -= probs[i - sides];
+    out.push(window);
   }
-  function _rt_add_die(probs, sides) {
-    const share = 1.0 / sides, total = probs.length + sides - 1;
-    const up = _rt_window(probs, sides, total);
-    const down = _rt_window(probs.slice().reverse(), sides, total).reverse();
-    let peak = 0;
-    for (let i = 1; i < total; i++) if (up[i] > up[peak]) peak = i;
-    const out = [];
-    for (let i = 0; i < total; i++) out.push((i <= peak ? up[i] : down[i]) * share);
-    return out;
+  return out;
+}
+function _rt_add_die(probs, sides) {
+  const share = 1.0 / sides, total = probs.length + sides - 1;
+  const up = _rt_window(probs, sides, total);
+  const down = _rt_window(probs.slice().reverse(), sides, total).reverse();
+  let peak = 0;
+  for (let i = 1; i < total; i++) if (up[i] > up[peak]) peak = i;
+  const out = [];
+  for (let i = 0; i < total; i++) out.push((i <= peak ? up[i] : down[i]) * share);
+  return out;
+}
+function _rt_dice_sum_distribution(terms, crit) {
+  let probs = [1.0], low = 0;
+  const mult = crit ? 2 : 1;
+  for (const t of terms) {
+    for (let i = 0; i < t[0] * mult; i++) { probs = _rt_add_die(probs, t[1]); low += 1; }
   }
-  function _rt_dice_sum_distribution(terms, crit) {
-    let probs = [1.0], low = 0;
-    const mult = crit ? 2 : 1;
-    for (const t of terms) {
-      for (let i = 0; i < t[0] * mult; i++) { probs = _rt_add_die(probs, t[1]); low += 1; }
-    }
-    return probs.map((p, i) => [low + i, p]);
+  return probs.map((p, i) => [low + i, p]);
+}
+const _rt_DICE_ITEMS = new Map();
+function _rt_dice_items(terms, flat, crit) {
+  const key = JSON.stringify(terms) + ',' + flat + ',' + crit;
+  let out = _rt_DICE_ITEMS.get(key);
+  if (out === undefined) {
+    out = _rt_dice_sum_distribution(terms, crit).map(tp => [tp[0] + flat, tp[1]]);
+    if (_rt_DICE_ITEMS.size >= 1024) _rt_DICE_ITEMS.clear();
+    _rt_DICE_ITEMS.set(key, out);
   }
-  const _rt_DICE_ITEMS = new Map();
-  function _rt_dice_items(terms, flat, crit) {
-    const key = JSON.stringify(terms) + ',' + flat + ',' + crit;
-    let out = _rt_DICE_ITEMS.get(key);
-    if (out === undefined) {
-      out = _rt_dice_sum_distribution(terms, crit).map(tp => [tp[0] + flat, tp[1]]);
-      if (_rt_DICE_ITEMS.size >= 1024) _rt_DICE_ITEMS.clear();
-      _rt_DICE_ITEMS.set(key, out);
-    }
-    return out;
+  return out;
+}
+function _rt_count_distribution(single, need, times) {
+  let p = 0;
+  for (let m = 0; m < single.probs.length; m++) if (m >= need) p += single.probs[m];
+  p = Math.min(1.0, Math.max(0.0, p));
+  times = Math.max(times, 0);
+  const probs = [];
+  for (let k = 0; k <= times; k++) {
+    probs.push(times <= 1000 ? _rt_binom(times, k) * Math.pow(p, k) * Math.pow(1.0 - p, times - k)
+      : _rt_exp(_rt_log_binom(times, k) + _rt_xlogy(k, p) + _rt_xlogy(times - k, 1.0 - p)));
   }
-  function _rt_count_distribution(single, need, times) {
-    let p = 0;
-    for (let m = 0; m < single.probs.length; m++) if (m >= need) p += single.probs[m];
-    p = Math.min(1.0, Math.max(0.0, p));
-    times = Math.max(times, 0);
-    const probs = [];
-    for (let k = 0; k <= times; k++) {
-      probs.push(times <= 1000 ? _rt_binom(times, k) * Math.pow(p, k) * Math.pow(1.0 - p, times - k)
-        : _rt_exp(_rt_log_binom(times, k) + _rt_xlogy(k, p) + _rt_xlogy(times - k, 1.0 - p)));
-    }
-    return new PoolOdds(probs, single.dropped * times);
-  }
-  const _rt_CERTAIN_ZERO = new PoolOdds([1.0], 0.0);
-  const _rt_ZERO_ITEMS = [[0, 1.0]];
+  return new PoolOdds(probs, single.dropped * times);
+}
+const _rt_CERTAIN_ZERO = new PoolOdds([1.0], 0.0);
+const _rt_ZERO_ITEMS = [[0, 1.0]];
 
-  function _rt_sort_values(values) {
-    return values.sort((x, y) => (typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : Number(x) - Number(y)));
+function _rt_sort_values(values) {
+  return values.sort((x, y) => (typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : Number(x) - Number(y)));
+}
+// The exact outcome distribution of one procedure call (odds.Odds): `outcomes` is a list of
+// [outcome array, probability]; hitProbability and expectedDamage read the fields the procedure
+// declares as its hit and damage; `dropped` is the tail mass left out.
+class Odds {
+  constructor(fields, outcomes, dropped, hit, damage) {
+    this.fields = fields; this.outcomes = outcomes; this.dropped = dropped; this.hit = hit; this.damage = damage;
+    Object.freeze(this);
   }
-  // The exact outcome distribution of one procedure call (odds.Odds): `outcomes` is a list of
-  // [outcome array, probability]; hitProbability and expectedDamage read the fields the procedure
-  // declares as its hit and damage; `dropped` is the tail mass left out.
-  class Odds {
-    constructor(fields, outcomes, dropped, hit, damage) {
-      this.fields = fields; this.outcomes = outcomes; this.dropped = dropped; this.hit = hit; this.damage = damage;
+  total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
+  probability(where) {
+    const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
+    let s = 0;
+    for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
+    return s;
+  }
+  marginal(field) {
+    const i = this._field(field), acc = new Map();
+    for (const o of this.outcomes) acc.set(o[0][i], (acc.get(o[0][i]) || 0) + o[1]);
+    const out = new Map();
+    for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
+    return out;
+  }
+  expected(field) {
+    const i = this._field(field);
+    let s = 0;
+    for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
+    return s;
+  }
+  get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
+  get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
+  _field(name) {
+    const i = this.fields.indexOf(name);
+    if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
+    return i;
+  }
+  toJSON() { return this.toDict(); }
+  toDict() {
+    return {
+      fields: this.fields.slice(),
+      outcomes: this.outcomes.map(o => {
+        const outcome = {};
+        this.fields.forEach((f, i) => { outcome[f] = o[0][i]; });
+        return {outcome: outcome, probability: o[1]};
+      }),
+      hit_field: this.hit, damage_field: this.damage,
+      hit_probability: this.hit === null ? null : this.hit_probability,
+      expected_damage: this.damage === null ? null : this.expected_damage,
+      dropped_tail_mass: this.dropped,
+    };
+  }
+}
+// Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+// enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+// LimitExceeded (an enumeration too big to finish in interactive time), before the work. The
+// innermost loop's body puts one outcome, uncharged: bounded by the charged loops around it.
+class OddsBuilder {
+  constructor(fields, hit, damage, budget) {
+    this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
+    this.left = budget;
+  }
+  put(outcome, p) {
+    const key = JSON.stringify(outcome);
+    const found = this.acc.get(key);
+    if (found === undefined) this.acc.set(key, [outcome, p]);
+    else found[1] += p;
+  }
+  outcomes(p, dist) {
+    const items = dist.items();
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    if (dist.skipped) this.dropped += p * dist.skipped;
+    return items;
+  }
+  each(items) {
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    return items;
+  }
+  drop(p) {
+    if (--this.left < 0) OddsBuilder.exceeded();
+    this.dropped += p;
+  }
+  static exceeded() {
+    throw new LimitExceeded('概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟');
+  }
+  build() { return new Odds(this.fields, Array.from(this.acc.values()), this.dropped, this.hit, this.damage); }
+}
+
+
+// Calls and combatants: the options object of a public call, and combatant records.
+// Part of the runtime every generated JavaScript module carries (last of its files).
+// ---- calls ----
+// The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
+// The result has no prototype: a property another script added to Object.prototype (a shared
+// engine such as SealDice's) can never stand in for an option that was not given.
+function _rt_options(options, keys) {
+  const out = Object.create(null);
+  if (options === undefined || options === null) return out;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    out[k] = options[k];
+  }
+  return out;
+}
+// The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
+// or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
+// as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
+// checks every face; anything else is OutOfBounds.
+function _rt_dice_source(dice) {
+  if (dice !== null && dice !== undefined) {
+    const proto = Object.getPrototypeOf(dice);
+    if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
+      return dice;
+    }
+  }
+  if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
+      || typeof dice.die !== 'function') {
+    throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
+                          {name: 'dice'});
+  }
+  return new _CheckedDice(dice);
+}
+// A face a source gave, short enough for a message whatever it is (sources._face_text).
+function _rt_face_text(face) {
+  if (typeof face === 'number') {
+    if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
+    return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
+  }
+  if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
+  if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
+  return `${_rt_type_name(face)}类型的值`;
+}
+// A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
+class _CheckedDice {
+  constructor(source) { this.source = source; this.given = 0; }
+  die(sides) {
+    const face = this.source.die(sides);
+    this.given += 1;
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
+                        {index: this.given - 1});
+    }
+    return face;
+  }
+}
+
+// ---- combatants ----
+// stats: [[id, Chinese name, 'int' | 'bool', default, min, max], ...]
+function _rt_combatant_init(self, stats, given) {
+  given = given === undefined || given === null ? {} : given;
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(given)}`);
+  }
+  const known = stats.map(s => s[0]);
+  for (const key of Object.keys(given)) {
+    if (known.indexOf(key) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
+  }
+  for (const s of stats) {
+    const own = Object.prototype.hasOwnProperty.call(given, s[0]);  // never an inherited property
+    const value = own && given[s[0]] !== undefined ? given[s[0]] : s[3];
+    if (s[2] === 'int') _rt_check_int(s[1], value, s[4], s[5]);
+    else _rt_check_bool(s[1], value);
+    self[s[0]] = value;
+  }
+  Object.freeze(self);
+}
+function _rt_stats_from_dict(data, names, stats) {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(data)}`);
+  }
+  const known = stats.map(s => s[0]), values = {};
+  for (const key of Object.keys(data)) {
+    const stat = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : key;
+    if (known.indexOf(stat) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
+    if (Object.prototype.hasOwnProperty.call(values, stat)) {
+      throw new OutOfBounds(`属性“${key}”给出了两次（编号与名称各一次）`, {key: key});
+    }
+    values[stat] = data[key];
+  }
+  return values;
+}
+function _rt_combatant_dict(self, stats) {
+  const out = {};
+  for (const s of stats) out[s[0]] = self[s[0]];
+  return out;
+}
+
+// ---- the fight's values, their ranges, and the checked reader of stored fights (fight_state.py) ----
+// Every value of a fight has a declared range, kept by Fight.apply/next_turn and enforced by
+// _rt_read_fight on stored data, with the same limits and messages as the Python runtime.
+const MAX_MEMBERS = 100;
+const MAX_LOG = 1000;
+const MAX_LOG_LINE = 500;  // characters (code points) of one log line (longer lines are cut with "…")
+const MAX_VALUE = 1000000000;  // counters, modifier amounts and expiry turns
+const MAX_TURN = 1000000;
+const MAX_NAME = 100;  // characters of a combatant's name
+const MAX_MODIFIERS = 100;  // active modifiers per combatant
+const MAX_CONDITIONS = 100;  // conditions per combatant
+
+// The code points Python's unicodedata (Unicode 14) puts in the categories Cc, Cf, Cs, Co, Cn, Zl
+// and Zp (control, format, surrogate, private, unassigned, line and paragraph separators): ranges
+// as base-36 pairs (start after the previous range's end, length - 1).
+const _rt_HIDDEN_TEXT = [
+  '0 v 2o w e 0 jv 1 7 3 8 0 2 0 l 0 b2 0 13 1 1f 1 4 0 1k 7 s 3 7 g n 0 5d 0 1d 1 1o 1 2u d 1o 1',
+  '1e 1 g 0 t 1 2 0 c 4 w 8 23 0 4i 0 9 1 3 1 n 0 8 0 2 2 5 1 a 1 3 1 5 7 2 3 3 0 6 1 q 1 4 0 7 3 3',
+  '1 n 0 8 0 3 0 3 0 3 1 2 0 6 3 3 1 4 2 2 6 5 0 2 6 i 9 4 0 a 0 4 0 n 0 8 0 3 0 6 1 b 0 4 0 4 1 2',
+  'e 5 1 d 6 8 0 4 0 9 1 3 1 n 0 8 0 3 0 6 1 a 1 3 1 4 6 4 3 3 0 6 1 j 9 3 0 7 2 4 0 5 2 3 0 2 0 3',
+  '2 3 2 4 2 d 3 6 2 4 0 5 1 2 5 2 d m 4 e 0 4 0 o 0 h 1 a 0 4 0 5 6 3 0 4 1 2 1 5 1 b 6 n 0 4 0 o',
+  '0 b 0 6 1 a 0 4 0 5 6 3 5 3 0 5 1 b 0 3 c e 0 4 0 1g 0 4 0 7 3 h 1 r 0 4 0 j 2 p 0 a 0 2 1 8 2 2',
+  '3 7 0 2 0 9 5 b 1 4 b 1n 3 u 10 3 0 2 0 6 0 p 0 2 0 o 1 6 0 2 0 7 1 b 1 5 v 21 0 11 3 14 0 11 0',
+  'g 0 e 10 5j 0 2 4 2 1 ai 0 5 1 8 0 2 0 5 1 16 0 5 1 y 0 5 1 8 0 2 0 5 1 g 0 1m 0 5 1 1w 1 x 2 r',
+  '5 2f 1 7 1 im 2 2i 6 n 8 p 8 l b e 0 4 0 3 b 2n 1 b 5 b 5 f 0 c 5 2i 6 18 4 1z 9 w 0 d 3 d 3 2 2',
+  '17 1 6 a 19 3 r 5 c 2 1r 1 1u 0 u 1 c 5 b 5 f 1 w 1c 26 2 1c 0 39 7 1p 2 g 2 1p 6 18 1 c 7 18 4',
+  'ev 1 7 1 13 1 7 1 9 0 2 0 2 0 2 0 w 1 1i 0 g 0 f 1 7 0 k 1 4 0 a 0 c 4 p 6 1e f 3 1 s 0 e 2 y e',
+  'y e 3x 3 ig o c k 1ed 1 x 0 9q 4 1a 0 2 4 2 1 1l 6 3 d p 8 8 0 8 0 8 0 8 0 8 0 8 0 8 0 8 0 3j x',
+  'r 0 2i b 5z p d 3 1t 0 2f 1 2w 4 18 0 2n 0 2d b 1c 0 mlq 2 1k 8 9p j 55 7 5o 4 3 0 2 0 6 n 1o 2',
+  'b 5 1l 7 1z 7 d 5 39 a v 2 27 0 c 3 y 0 1k 8 f 1 b 1 2w n t 9 7 1 7 1 7 8 8 0 8 0 1p 3 3j 1 b 5',
+  '8md b o 3 1e 6ir a7 1 2z 11 8 b 6 4 r 0 6 0 2 0 3 0 3 0 3i f ce 1 1j 6 2 v 17 5 1g 0 k 0 5 3 6 0',
+  '3s 3 5b 2 7 1 7 1 7 1 4 2 8 0 8 c 3 1 d 0 r 0 k 0 3 0 g 1 f x 3g 4 4 3 1a 2 2h 0 e 2 2 1a 1b 3l',
+  'u 2 1e e t 3 11 8 v 4 18 4 v 0 12 3 f 15 4f 1 b 5 11 3 11 3 15 7 1h a d 0 g 0 8 0 3 0 c 0 g 0 8',
+  '0 3 1u 8o 8 n 9 9 n 7 0 17 0 a 1w 7 1 2 0 19 0 3 2 2 1 o 0 21 7 a 1b k 0 3 4 y 2 s 4 2 1r 1l 3 l',
+  '1 1f 0 3 4 9 0 4 0 u 1 4 3 b 6 a 6 1t v 14 3 d 8 1j 2 u 1 s 4 r 6 5 b 8 27 22 1i 1g c 1g 6 1b 7',
+  'b 85 w 0 17 0 4 1 3 25 15 7 17 l r 11 t j o 8 27 3 11 8 1r 0 6 c q 6 b 5 1i 0 j 7 14 8 2p 0 l a',
+  'j 0 19 1s 8 0 2 0 5 0 g 0 c 5 1o 4 b 5 5 0 9 1 3 1 n 0 8 0 3 0 6 0 b 1 3 1 4 1 2 5 2 4 8 1 8 2 6',
+  '3u 2l 0 6 t 21 7 b 4l 1j 1 13 x 1y a b 5 e i 1n 5 b 1h s 1 g 3 o 54 1p 2r 2c b 9 1 2 1 9 0 3 0 v',
+  '0 3 1 d 8 b 1x 9 1 1b 1 c q 21 7 2c c 22 7a a 0 1a 0 f 9 u 2 x 1 n 0 f 20 8 0 3 0 19 2 2 0 3 0 a',
+  '7 b 5 7 0 3 0 12 0 3 0 7 6 b 8l q 52 2 e 1f c po 2t 34 0 6 a 5h 217 2s c ts 34g g8 6ns fu 6 w 0',
+  'b 3 2a 0 b 5 v 1 7 9 1z 9 b 0 8 0 m 4 k j3 2k 2s 24 3 1m 6 i 1r 6 a 3 d 4qh 7 yf 15 a 6w6 5 0 8',
+  '0 3 0 84 18 4 g 5 7 b1 1s3 30 4 e 2 a 6 b 1 5 3mn 1b 1 o 8 39 1n 6v 9 14 1 23 7 35 k 1z 49 l b',
+  '2g 8 q 3q 2e 0 20 0 3 1 2 1 3 1 5 0 d 0 2 0 8 0 1u 0 5 1 9 0 8 0 t 0 5 0 6 0 2 2 8 0 9h 1 85 1',
+  'jj e 6 0 g un w 68 8 0 i 1 8 0 3 0 6 5w 1a 2 f 1 b 3 3 8v w g 1n 4 2 yn 8 0 5 0 3 0 g 0 5i 1 h',
+  '14 25 3 b 3 3 ls 1x 23 1q 5d 5 0 s 0 3 0 2 1 2 0 b 0 5 0 2 0 2 5 2 3 2 0 2 0 2 0 4 0 3 0 2 1 2 0',
+  '2 0 2 0 2 0 2 0 3 0 2 1 5 0 8 0 5 0 5 0 2 0 b 0 i 4 4 0 6 0 i 1f 3 7h 19 3 2t b g 1 g 0 g 0 12 9',
+  '4v 1j u c 19 3 a 6 3 d 7 49 rd 4 h 2 e 2 39 b 2i 6 d 3 2 e d 3 1l 7 b 5 15 7 v 1 3 25 9h b f 1 6',
+  '2 6 2 8 8 u 2 c 4 7 9 b 5 9 7 8 8 44 0 1k 10 b sl wyp v 37e 6 67 1 4g3 d 5rm 2e6 f3 15t 3t8 fcms',
+  '6p 47bj'
+].join(' ');
+let _rt_HIDDEN = null;  // [start, end, start, end, ...], decoded once
+function _rt_hidden(cp) {
+  if (_rt_HIDDEN === null) {
+    const parts = _rt_HIDDEN_TEXT.split(' ').map(x => parseInt(x, 36)), out = [];
+    let at = 0;
+    for (let i = 0; i < parts.length; i += 2) {
+      const start = at + parts[i];
+      at = start + parts[i + 1];
+      out.push(start, at);
+    }
+    _rt_HIDDEN = out;
+  }
+  let lo = 0, hi = _rt_HIDDEN.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < _rt_HIDDEN[2 * mid]) hi = mid - 1;
+    else if (cp > _rt_HIDDEN[2 * mid + 1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+// How many characters (code points, as Python's len) a string has.
+function _rt_chars(text) {
+  let n = 0;
+  for (const _c of text) n++;  // eslint-disable-line no-unused-vars
+  return n;
+}
+// Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
+function _rt_text_less(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
+    return x < y;
+  }
+  return a.length < b.length;
+}
+function _rt_text_cmp(a, b) { return a === b ? 0 : _rt_text_less(a, b) ? -1 : 1; }
+function _rt_tuple_cmp(x, y) {  // tuples of strings, as Python compares them
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = _rt_text_cmp(x[i], y[i]);
+    if (c) return c;
+  }
+  return x.length - y.length;
+}
+function _rt_signed_int(n) { return n >= 0 ? `+${n}` : String(n); }  // Python's f"{n:+d}"
+
+class _rt_Modifier {
+  constructor(stat, delta, expires, source) {
+    this.stat = stat; this.delta = delta; this.expires = expires; this.source = source;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.stat, this.delta, this.expires, this.source]; }
+}
+class _rt_Condition {
+  constructor(id, value, source, expires) {
+    this.id = id; this.value = value; this.source = source; this.expires = expires;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.id, this.value, this.source, this.expires]; }
+}
+function _rt_same_condition(a, b) {
+  return a.id === b.id && a.value === b.value && a.source === b.source && a.expires === b.expires;
+}
+// One combatant of a fight: counters and points as [key, value] pairs sorted by key.
+class _rt_Member {
+  // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
+              frozen) {
+    this.name = name; this.base = base;
+    if (frozen === true) {
+      this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
+      this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
+      this.resources = resources; this.lowered = lowered;
       Object.freeze(this);
+      return;
     }
-    total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
-    probability(where) {
-      const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
-      let s = 0;
-      for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
-      return s;
-    }
-    marginal(field) {
-      const i = this._field(field), acc = new Map();
-      for (const o of this.outcomes) acc.set(o[0][i], (acc.get(o[0][i]) || 0) + o[1]);
-      const out = new Map();
-      for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
-      return out;
-    }
-    expected(field) {
-      const i = this._field(field);
-      let s = 0;
-      for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
-      return s;
-    }
-    get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
-    get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
-    _field(name) {
-      const i = this.fields.indexOf(name);
-      if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
-      return i;
-    }
-    toJSON() { return this.toDict(); }
-    toDict() {
-      return {
-        fields: this.fields.slice(),
-        outcomes: this.outcomes.map(o => {
-          const outcome = {};
-          this.fields.forEach((f, i) => { outcome[f] = o[0][i]; });
-          return {outcome: outcome, probability: o[1]};
-        }),
-        hit_field: this.hit, damage_field: this.damage,
-        hit_probability: this.hit === null ? null : this.hit_probability,
-        expected_damage: this.damage === null ? null : this.expected_damage,
-        dropped_tail_mass: this.dropped,
-      };
-    }
+    this.counters = Object.freeze(counters); this.points = Object.freeze(points);
+    this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
+    this.conditions = Object.freeze(conditions || []);
+    this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
+    this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
+    this.ready = ready || '';  // the kind of action it has readied ('' none)
+    this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
+    this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
+    Object.freeze(this);
   }
-  // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
-  // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
-  // LimitExceeded (an enumeration too big to finish in interactive time), before the work. The
-  // innermost loop's body puts one outcome, uncharged: bounded by the charged loops around it.
-  class OddsBuilder {
-    constructor(fields, hit, damage, budget) {
-      this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
-      this.left = budget;
-    }
-    put(outcome, p) {
-      const key = JSON.stringify(outcome);
-      const found = this.acc.get(key);
-      if (found === undefined) this.acc.set(key, [outcome, p]);
-      else found[1] += p;
-    }
-    outcomes(p, dist) {
-      const items = dist.items();
-      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
-      if (dist.skipped) this.dropped += p * dist.skipped;
-      return items;
-    }
-    each(items) {
-      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
-      return items;
-    }
-    drop(p) {
-      if (--this.left < 0) OddsBuilder.exceeded();
-      this.dropped += p;
-    }
-    static exceeded() {
-      throw new LimitExceeded('概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟');
-    }
-    build() { return new Odds(this.fields, Array.from(this.acc.values()), this.dropped, this.hit, this.damage); }
+  counter(key) { return _rt_get(this.counters, key); }
+  track_points(key) { return _rt_get(this.points, key); }
+}
+// `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
+// (The rest of `m` is frozen already: only the new pairs are frozen here.)
+function _rt_with_counters(m, counters) {
+  return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
+}
+function _rt_with_points(m, points) {
+  return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
+}
+function _rt_member_with(m, changes) {
+  const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
+  return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
+                        v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
+}
+function _rt_get(pairs, key) {
+  for (const kv of pairs) if (kv[0] === key) return kv[1];
+  return 0;
+}
+// `pairs` (sorted by key) with `key` set to `value`.
+function _rt_put(pairs, key, value) {
+  if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
+  for (let i = 0; i < pairs.length; i++) {
+    const k = pairs[i][0];
+    if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
+    if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
   }
+  return pairs.concat([[key, value]]);
+}
+// A log line within MAX_LOG_LINE characters.
+function _rt_line(text) {
+  if (text.length <= MAX_LOG_LINE) return text;
+  const chars = Array.from(text);
+  return chars.length <= MAX_LOG_LINE ? text : chars.slice(0, MAX_LOG_LINE - 1).join('') + '…';
+}
+function _rt_check_name(name) {
+  let ok = typeof name === 'string';
+  if (ok) {
+    const n = _rt_chars(name);
+    ok = n >= 1 && n <= MAX_NAME;
+    if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
+  }
+  if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
+  return name;
+}
 
+// ---- the checked reader of stored fights ----
+const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
+const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
+                         'ready', 'resources', 'lowered'];
+function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
+function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
+function _rt_is_mapping(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
+}
+function _rt_mapping(value, what, keys, limit) {
+  limit = limit === undefined ? 1000 : limit;
+  if (!_rt_is_mapping(value)) throw _rt_bad(`${what}应为映射`);
+  const own = Object.keys(value);
+  if (own.length > limit) throw _rt_bad(`${what}的条目超过${limit}个`);
+  if (keys !== null && own.some(k => keys.indexOf(k) < 0)) throw _rt_bad(`${what}有未知的键`);
+  return value;
+}
+function _rt_list(value, what, limit) {
+  if (!Array.isArray(value)) throw _rt_bad(`${what}应为列表`);
+  if (value.length > limit) throw _rt_bad(`${what}超过${limit}项`);
+  return value.slice();
+}
+function _rt_int(value, what, lo, hi) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
+    throw _rt_bad(`${what}必须是${lo}至${hi}的整数`);
+  }
+  return value;
+}
+function _rt_text(value, what, limit) {
+  if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
+  return value;
+}
+function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
+function _rt_pairs(value, what, known, lo, hi) {
+  const keys = Array.from(known.keys());
+  const raw = _rt_mapping(value, what, keys, keys.length);
+  const out = Object.keys(raw).map(k => [k, _rt_int(raw[k], `${what}“${k}”`, lo, hi)]);
+  return out.sort((a, b) => _rt_tuple_cmp([a[0]], [b[0]]));
+}
+function _rt_fight_stats(rules, value) {
+  const raw = _rt_mapping(value, '属性', null, 2 * Math.max(1, rules.stat_count));
+  for (const k of Object.keys(raw)) {
+    _rt_text(k, '属性名', MAX_NAME);
+    if (typeof raw[k] !== 'boolean') _rt_int(raw[k], `属性“${k}”`, -MAX_VALUE, MAX_VALUE);
+  }
+  return rules.combatant.fromDict(raw);  // each stat's own range: the package's OutOfBounds
+}
+// [members, turn, relations, log] of a stored fight, every value checked (OutOfBounds).
+function _rt_read_fight(rules, data) {
+  const top = _rt_mapping(data, '战斗记录', _rt_TOP_KEYS);
+  if (!_rt_has(top, 'members')) throw _rt_bad('缺少 members');
+  const rawMembers = _rt_list(top.members, '角色', MAX_MEMBERS);
+  if (!rawMembers.length) throw _rt_bad(`一场战斗要有1至${MAX_MEMBERS}名角色`);
+  const sources = new Set(Array.from(rules.actions.values()).map(a => a.name));
+  const members = [], names = new Set();
+  for (const raw of rawMembers) {
+    const m = _rt_mapping(raw, '角色', _rt_MEMBER_KEYS);
+    if (!_rt_has(m, 'name') || !_rt_has(m, 'stats')) throw _rt_bad('角色缺少 name 或 stats');
+    const name = _rt_check_name(m.name);
+    if (names.has(name)) throw _rt_bad(`角色“${name}”出现了两次`);
+    names.add(name);
+    const base = _rt_fight_stats(rules, m.stats);
+    const counters = _rt_pairs(_rt_get_or(m, 'counters', {}), '计数', rules.counters, -MAX_VALUE, MAX_VALUE);
+    const points = _rt_pairs(_rt_get_or(m, 'points', {}), '负面点数', rules.tracks, 0, rules.points_max);
+    const states = [];
+    for (const s of _rt_list(_rt_get_or(m, 'states', []), '状态', rules.state_names.size)) {
+      if (typeof s !== 'string' || !rules.state_names.has(s) || states.indexOf(s) >= 0) throw _rt_bad('状态未知或重复');
+      states.push(s);
+    }
+    const mods = [];
+    for (const x of _rt_list(_rt_get_or(m, 'modifiers', []), '临时修正', MAX_MODIFIERS)) {
+      const parts = _rt_list(x, '临时修正', 4);
+      if (parts.length !== 4 || typeof parts[0] !== 'string' || typeof parts[3] !== 'string'
+          || !rules.stats.has(parts[0]) || !sources.has(parts[3])) {
+        throw _rt_bad('临时修正应为（属性, 数值, 到期回合, 来源过程）');
+      }
+      mods.push(new _rt_Modifier(parts[0], _rt_int(parts[1], '修正值', -MAX_VALUE, MAX_VALUE),
+                             _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
+    }
+    states.sort(_rt_text_cmp);
+    const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
+    members.push(new _rt_Member(name, base, counters, points, states, mods,
+                                _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
+                                budget[2], held[0], held[1]));
+  }
+  const n = members.length, relations = [];
+  for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
+    const parts = _rt_list(x, '关系', 3);
+    if (parts.length !== 3 || parts.some(p => typeof p !== 'string') || !rules.relations.has(parts[0])
+        || !names.has(parts[1]) || !names.has(parts[2])) {
+      throw _rt_bad('关系应为（关系, 角色, 角色），且都已声明');
+    }
+    if (relations.some(r => r[0] === parts[0] && r[1] === parts[1] && r[2] === parts[2])) throw _rt_bad('关系重复');
+    relations.push(Object.freeze([parts[0], parts[1], parts[2]]));
+  }
+  for (const m of members) {
+    if (m.conditions.some(c => c.source && !names.has(c.source))) throw _rt_bad('条件的来源不是战斗中的角色');
+  }
+  const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
+  const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
+  if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
+  return [members, turn, relations.sort(_rt_tuple_cmp), log];
+}
+function _rt_read_conditions(rules, value) {
+  const out = [];
+  for (const x of _rt_list(value, '条件', MAX_CONDITIONS)) {
+    const parts = _rt_list(x, '条件', 4);
+    if (parts.length !== 4 || typeof parts[0] !== 'string' || !rules.conditions.has(parts[0])) {
+      throw _rt_bad('条件应为（条件, 数值, 来源, 到期回合），且条件已声明');
+    }
+    const spec = rules.conditions.get(parts[0]);
+    const c = new _rt_Condition(parts[0], _rt_int(parts[1], '条件数值', 0, spec.max_value),
+                            _rt_text(parts[2], '条件来源', MAX_NAME), _rt_int(parts[3], '到期回合', -1, MAX_VALUE));
+    if (out.some(d => d.id === c.id && d.source === c.source)) throw _rt_bad('条件重复');
+    out.push(c);
+  }
+  return out;
+}
+// [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
+// one the turn declares (fight_state._budget).
+function _rt_read_budget(rules, m) {
+  const turn = rules.turn;
+  const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
+  const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
+  const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
+  const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
+  const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
+  if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
+  const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
+  if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
+  return [spent, owed, ready];
+}
 
-  // Calls and combatants: the options object of a public call, and combatant records.
-  // Part of the runtime every generated JavaScript module carries (last of its files).
-  // ---- calls ----
-  // The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
-  // The result has no prototype: a property another script added to Object.prototype (a shared
-  // engine such as SealDice's) can never stand in for an option that was not given.
-  function _rt_options(options, keys) {
-    const out = Object.create(null);
-    if (options === undefined || options === null) return out;
-    if (typeof options !== 'object' || Array.isArray(options)) {
-      throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-    }
-    for (const k of Object.keys(options)) {
-      if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
-      out[k] = options[k];
-    }
-    return out;
-  }
-  // The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
-  // or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
-  // as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
-  // checks every face; anything else is OutOfBounds.
-  function _rt_dice_source(dice) {
-    if (dice !== null && dice !== undefined) {
-      const proto = Object.getPrototypeOf(dice);
-      if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
-        return dice;
-      }
-    }
-    if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
-        || typeof dice.die !== 'function') {
-      throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
-                            {name: 'dice'});
-    }
-    return new _CheckedDice(dice);
-  }
-  // A face a source gave, short enough for a message whatever it is (sources._face_text).
-  function _rt_face_text(face) {
-    if (typeof face === 'number') {
-      if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
-      return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
-    }
-    if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
-    if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
-    return `${_rt_type_name(face)}类型的值`;
-  }
-  // A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
-  class _CheckedDice {
-    constructor(source) { this.source = source; this.given = 0; }
-    die(sides) {
-      const face = this.source.die(sides);
-      this.given += 1;
-      if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
-        throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
-                          {index: this.given - 1});
-      }
-      return face;
-    }
-  }
+// ---- a ruleset's fight data, and conditions (fight_state.FightRules, fight_conditions.py) ----
+// The generated module passes its fight data to _rt_fight_rules as arrays of [key, value] pairs
+// (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
+const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
+                                  ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
+                                  ['bonus', '附赠动作'], ['', '动作']]);
+const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
+const Refused = _rt_error_class('Refused', 'refused');
 
-  // ---- combatants ----
-  // stats: [[id, Chinese name, 'int' | 'bool', default, min, max], ...]
-  function _rt_combatant_init(self, stats, given) {
-    given = given === undefined || given === null ? {} : given;
-    if (typeof given !== 'object' || Array.isArray(given)) {
-      throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(given)}`);
-    }
-    const known = stats.map(s => s[0]);
-    for (const key of Object.keys(given)) {
-      if (known.indexOf(key) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
-    }
-    for (const s of stats) {
-      const own = Object.prototype.hasOwnProperty.call(given, s[0]);  // never an inherited property
-      const value = own && given[s[0]] !== undefined ? given[s[0]] : s[3];
-      if (s[2] === 'int') _rt_check_int(s[1], value, s[4], s[5]);
-      else _rt_check_bool(s[1], value);
-      self[s[0]] = value;
-    }
-    Object.freeze(self);
+function _rt_scope(s) {
+  return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
+}
+function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
+function _rt_fight_rules(d) {
+  const map = pairs => new Map(pairs);
+  const actions = new Map(d.actions.map(kv => {
+    const a = kv[1];
+    return [kv[0], Object.freeze({
+      name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
+      effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
+                                                               sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
+      odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+      costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
+      subject: a.subject,
+      required: Object.freeze(a.required || []),
+      checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
+                                                                     when: c[4]})))})];
+  }));
+  const conditions = new Map(d.conditions.map(kv => {
+    const c = kv[1];
+    return [kv[0], Object.freeze({
+      name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
+      forbids_actions: c[6],
+      ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
+      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
+  }));
+  const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
+    name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
+    clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
+  return Object.freeze({
+    combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
+    tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
+    state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
+    on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
+    debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
+    conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
+    track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
+    state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+    resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
+      name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
+      lifts: kv[1][6], rules: kv[1][7]})])),
+    track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
+  });
+}
+// A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
+// [[pool, amount], ...] sorted by pool.
+function _rt_turn_spec(t) {
+  const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
+                                             stat: p[5] || ''}));
+  const order = t[1].map(k => k[0]);
+  const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
+  return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
+                        stat_pools: pools.some(p => p.stat), names: new Map(t[6] || [])});
+}
+// What the ruleset calls a kind of action (its own name, else the common one): TurnSpec.kind_name.
+function _rt_kind_name(turn, action) {
+  return turn.names.has(action) ? turn.names.get(action) : _rt_name_of(_rt_ACTION_NAMES, action);
+}
+const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
+function _rt_without_turn(rules) {
+  if (rules.turn === null) return rules;
+  if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
+  return _rt_UNTIMED.get(rules);
+}
+// ---- the checks a track's debuff lowers (fight_checks.py) ----
+function _rt_check_matches(options, param, values, dflt) {
+  if (!_rt_has(options, param)) return dflt;
+  const given = options[param];
+  if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
+    return values.some(v => typeof v === typeof given && v === given);
   }
-  function _rt_stats_from_dict(data, names, stats) {
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new OutOfBounds(`属性必须是一个映射（名称: 数值），得到${_rt_type_name(data)}`);
-    }
-    const known = stats.map(s => s[0]), values = {};
-    for (const key of Object.keys(data)) {
-      const stat = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : key;
-      if (known.indexOf(stat) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
-      if (Object.prototype.hasOwnProperty.call(values, stat)) {
-        throw new OutOfBounds(`属性“${key}”给出了两次（编号与名称各一次）`, {key: key});
-      }
-      values[stat] = data[key];
-    }
-    return values;
-  }
-  function _rt_combatant_dict(self, stats) {
-    const out = {};
-    for (const s of stats) out[s[0]] = self[s[0]];
-    return out;
-  }
-
-  // ---- the fight's values, their ranges, and the checked reader of stored fights (fight_state.py) ----
-  // Every value of a fight has a declared range, kept by Fight.apply/next_turn and enforced by
-  // _rt_read_fight on stored data, with the same limits and messages as the Python runtime.
-  const MAX_MEMBERS = 100;
-  const MAX_LOG = 1000;
-  const MAX_LOG_LINE = 500;  // characters (code points) of one log line (longer lines are cut with "…")
-  const MAX_VALUE = 1000000000;  // counters, modifier amounts and expiry turns
-  const MAX_TURN = 1000000;
-  const MAX_NAME = 100;  // characters of a combatant's name
-  const MAX_MODIFIERS = 100;  // active modifiers per combatant
-  const MAX_CONDITIONS = 100;  // conditions per combatant
-
-  // The code points Python's unicodedata (Unicode 14) puts in the categories Cc, Cf, Cs, Co, Cn, Zl
-  // and Zp (control, format, surrogate, private, unassigned, line and paragraph separators): ranges
-  // as base-36 pairs (start after the previous range's end, length - 1).
-  const _rt_HIDDEN_TEXT = [
-    '0 v 2o w e 0 jv 1 7 3 8 0 2 0 l 0 b2 0 13 1 1f 1 4 0 1k 7 s 3 7 g n 0 5d 0 1d 1 1o 1 2u d 1o 1',
-    '1e 1 g 0 t 1 2 0 c 4 w 8 23 0 4i 0 9 1 3 1 n 0 8 0 2 2 5 1 a 1 3 1 5 7 2 3 3 0 6 1 q 1 4 0 7 3 3',
-    '1 n 0 8 0 3 0 3 0 3 1 2 0 6 3 3 1 4 2 2 6 5 0 2 6 i 9 4 0 a 0 4 0 n 0 8 0 3 0 6 1 b 0 4 0 4 1 2',
-    'e 5 1 d 6 8 0 4 0 9 1 3 1 n 0 8 0 3 0 6 1 a 1 3 1 4 6 4 3 3 0 6 1 j 9 3 0 7 2 4 0 5 2 3 0 2 0 3',
-    '2 3 2 4 2 d 3 6 2 4 0 5 1 2 5 2 d m 4 e 0 4 0 o 0 h 1 a 0 4 0 5 6 3 0 4 1 2 1 5 1 b 6 n 0 4 0 o',
-    '0 b 0 6 1 a 0 4 0 5 6 3 5 3 0 5 1 b 0 3 c e 0 4 0 1g 0 4 0 7 3 h 1 r 0 4 0 j 2 p 0 a 0 2 1 8 2 2',
-    '3 7 0 2 0 9 5 b 1 4 b 1n 3 u 10 3 0 2 0 6 0 p 0 2 0 o 1 6 0 2 0 7 1 b 1 5 v 21 0 11 3 14 0 11 0',
-    'g 0 e 10 5j 0 2 4 2 1 ai 0 5 1 8 0 2 0 5 1 16 0 5 1 y 0 5 1 8 0 2 0 5 1 g 0 1m 0 5 1 1w 1 x 2 r',
-    '5 2f 1 7 1 im 2 2i 6 n 8 p 8 l b e 0 4 0 3 b 2n 1 b 5 b 5 f 0 c 5 2i 6 18 4 1z 9 w 0 d 3 d 3 2 2',
-    '17 1 6 a 19 3 r 5 c 2 1r 1 1u 0 u 1 c 5 b 5 f 1 w 1c 26 2 1c 0 39 7 1p 2 g 2 1p 6 18 1 c 7 18 4',
-    'ev 1 7 1 13 1 7 1 9 0 2 0 2 0 2 0 w 1 1i 0 g 0 f 1 7 0 k 1 4 0 a 0 c 4 p 6 1e f 3 1 s 0 e 2 y e',
-    'y e 3x 3 ig o c k 1ed 1 x 0 9q 4 1a 0 2 4 2 1 1l 6 3 d p 8 8 0 8 0 8 0 8 0 8 0 8 0 8 0 8 0 3j x',
-    'r 0 2i b 5z p d 3 1t 0 2f 1 2w 4 18 0 2n 0 2d b 1c 0 mlq 2 1k 8 9p j 55 7 5o 4 3 0 2 0 6 n 1o 2',
-    'b 5 1l 7 1z 7 d 5 39 a v 2 27 0 c 3 y 0 1k 8 f 1 b 1 2w n t 9 7 1 7 1 7 8 8 0 8 0 1p 3 3j 1 b 5',
-    '8md b o 3 1e 6ir a7 1 2z 11 8 b 6 4 r 0 6 0 2 0 3 0 3 0 3i f ce 1 1j 6 2 v 17 5 1g 0 k 0 5 3 6 0',
-    '3s 3 5b 2 7 1 7 1 7 1 4 2 8 0 8 c 3 1 d 0 r 0 k 0 3 0 g 1 f x 3g 4 4 3 1a 2 2h 0 e 2 2 1a 1b 3l',
-    'u 2 1e e t 3 11 8 v 4 18 4 v 0 12 3 f 15 4f 1 b 5 11 3 11 3 15 7 1h a d 0 g 0 8 0 3 0 c 0 g 0 8',
-    '0 3 1u 8o 8 n 9 9 n 7 0 17 0 a 1w 7 1 2 0 19 0 3 2 2 1 o 0 21 7 a 1b k 0 3 4 y 2 s 4 2 1r 1l 3 l',
-    '1 1f 0 3 4 9 0 4 0 u 1 4 3 b 6 a 6 1t v 14 3 d 8 1j 2 u 1 s 4 r 6 5 b 8 27 22 1i 1g c 1g 6 1b 7',
-    'b 85 w 0 17 0 4 1 3 25 15 7 17 l r 11 t j o 8 27 3 11 8 1r 0 6 c q 6 b 5 1i 0 j 7 14 8 2p 0 l a',
-    'j 0 19 1s 8 0 2 0 5 0 g 0 c 5 1o 4 b 5 5 0 9 1 3 1 n 0 8 0 3 0 6 0 b 1 3 1 4 1 2 5 2 4 8 1 8 2 6',
-    '3u 2l 0 6 t 21 7 b 4l 1j 1 13 x 1y a b 5 e i 1n 5 b 1h s 1 g 3 o 54 1p 2r 2c b 9 1 2 1 9 0 3 0 v',
-    '0 3 1 d 8 b 1x 9 1 1b 1 c q 21 7 2c c 22 7a a 0 1a 0 f 9 u 2 x 1 n 0 f 20 8 0 3 0 19 2 2 0 3 0 a',
-    '7 b 5 7 0 3 0 12 0 3 0 7 6 b 8l q 52 2 e 1f c po 2t 34 0 6 a 5h 217 2s c ts 34g g8 6ns fu 6 w 0',
-    'b 3 2a 0 b 5 v 1 7 9 1z 9 b 0 8 0 m 4 k j3 2k 2s 24 3 1m 6 i 1r 6 a 3 d 4qh 7 yf 15 a 6w6 5 0 8',
-    '0 3 0 84 18 4 g 5 7 b1 1s3 30 4 e 2 a 6 b 1 5 3mn 1b 1 o 8 39 1n 6v 9 14 1 23 7 35 k 1z 49 l b',
-    '2g 8 q 3q 2e 0 20 0 3 1 2 1 3 1 5 0 d 0 2 0 8 0 1u 0 5 1 9 0 8 0 t 0 5 0 6 0 2 2 8 0 9h 1 85 1',
-    'jj e 6 0 g un w 68 8 0 i 1 8 0 3 0 6 5w 1a 2 f 1 b 3 3 8v w g 1n 4 2 yn 8 0 5 0 3 0 g 0 5i 1 h',
-    '14 25 3 b 3 3 ls 1x 23 1q 5d 5 0 s 0 3 0 2 1 2 0 b 0 5 0 2 0 2 5 2 3 2 0 2 0 2 0 4 0 3 0 2 1 2 0',
-    '2 0 2 0 2 0 2 0 3 0 2 1 5 0 8 0 5 0 5 0 2 0 b 0 i 4 4 0 6 0 i 1f 3 7h 19 3 2t b g 1 g 0 g 0 12 9',
-    '4v 1j u c 19 3 a 6 3 d 7 49 rd 4 h 2 e 2 39 b 2i 6 d 3 2 e d 3 1l 7 b 5 15 7 v 1 3 25 9h b f 1 6',
-    '2 6 2 8 8 u 2 c 4 7 9 b 5 9 7 8 8 44 0 1k 10 b sl wyp v 37e 6 67 1 4g3 d 5rm 2e6 f3 15t 3t8 fcms',
-    '6p 47bj'
-  ].join(' ');
-  let _rt_HIDDEN = null;  // [start, end, start, end, ...], decoded once
-  function _rt_hidden(cp) {
-    if (_rt_HIDDEN === null) {
-      const parts = _rt_HIDDEN_TEXT.split(' ').map(x => parseInt(x, 36)), out = [];
-      let at = 0;
-      for (let i = 0; i < parts.length; i += 2) {
-        const start = at + parts[i];
-        at = start + parts[i + 1];
-        out.push(start, at);
-      }
-      _rt_HIDDEN = out;
-    }
-    let lo = 0, hi = _rt_HIDDEN.length / 2 - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (cp < _rt_HIDDEN[2 * mid]) hi = mid - 1;
-      else if (cp > _rt_HIDDEN[2 * mid + 1]) lo = mid + 1;
-      else return true;
-    }
-    return false;
-  }
-  // How many characters (code points, as Python's len) a string has.
-  function _rt_chars(text) {
-    let n = 0;
-    for (const _c of text) n++;  // eslint-disable-line no-unused-vars
-    return n;
-  }
-  // Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
-  function _rt_text_less(a, b) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-      let x = a.charCodeAt(i), y = b.charCodeAt(i);
-      if (x === y) continue;
-      if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
-      if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
-      return x < y;
-    }
-    return a.length < b.length;
-  }
-  function _rt_text_cmp(a, b) { return a === b ? 0 : _rt_text_less(a, b) ? -1 : 1; }
-  function _rt_tuple_cmp(x, y) {  // tuples of strings, as Python compares them
-    for (let i = 0; i < Math.min(x.length, y.length); i++) {
-      const c = _rt_text_cmp(x[i], y[i]);
-      if (c) return c;
-    }
-    return x.length - y.length;
-  }
-  function _rt_signed_int(n) { return n >= 0 ? `+${n}` : String(n); }  // Python's f"{n:+d}"
-
-  class _rt_Modifier {
-    constructor(stat, delta, expires, source) {
-      this.stat = stat; this.delta = delta; this.expires = expires; this.source = source;
-      Object.freeze(this);
-    }
-    toJSON() { return [this.stat, this.delta, this.expires, this.source]; }
-  }
-  class _rt_Condition {
-    constructor(id, value, source, expires) {
-      this.id = id; this.value = value; this.source = source; this.expires = expires;
-      Object.freeze(this);
-    }
-    toJSON() { return [this.id, this.value, this.source, this.expires]; }
-  }
-  function _rt_same_condition(a, b) {
-    return a.id === b.id && a.value === b.value && a.source === b.source && a.expires === b.expires;
-  }
-  // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
-  class _rt_Member {
-    // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
-    constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
-                frozen) {
-      this.name = name; this.base = base;
-      if (frozen === true) {
-        this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
-        this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
-        this.resources = resources; this.lowered = lowered;
-        Object.freeze(this);
-        return;
-      }
-      this.counters = Object.freeze(counters); this.points = Object.freeze(points);
-      this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
-      this.conditions = Object.freeze(conditions || []);
-      this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
-      this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
-      this.ready = ready || '';  // the kind of action it has readied ('' none)
-      this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
-      this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
-      Object.freeze(this);
-    }
-    counter(key) { return _rt_get(this.counters, key); }
-    track_points(key) { return _rt_get(this.points, key); }
-  }
-  // `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
-  // (The rest of `m` is frozen already: only the new pairs are frozen here.)
-  function _rt_with_counters(m, counters) {
-    return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
-                          m.owed, m.ready, m.resources, m.lowered, true);
-  }
-  function _rt_with_points(m, points) {
-    return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
-                          m.owed, m.ready, m.resources, m.lowered, true);
-  }
-  function _rt_member_with(m, changes) {
-    const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
-    return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
-                          v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
-  }
-  function _rt_get(pairs, key) {
-    for (const kv of pairs) if (kv[0] === key) return kv[1];
-    return 0;
-  }
-  // `pairs` (sorted by key) with `key` set to `value`.
-  function _rt_put(pairs, key, value) {
-    if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
-    for (let i = 0; i < pairs.length; i++) {
-      const k = pairs[i][0];
-      if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
-      if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
-    }
-    return pairs.concat([[key, value]]);
-  }
-  // A log line within MAX_LOG_LINE characters.
-  function _rt_line(text) {
-    if (text.length <= MAX_LOG_LINE) return text;
-    const chars = Array.from(text);
-    return chars.length <= MAX_LOG_LINE ? text : chars.slice(0, MAX_LOG_LINE - 1).join('') + '…';
-  }
-  function _rt_check_name(name) {
-    let ok = typeof name === 'string';
-    if (ok) {
-      const n = _rt_chars(name);
-      ok = n >= 1 && n <= MAX_NAME;
-      if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
-    }
-    if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
-    return name;
-  }
-
-  // ---- the checked reader of stored fights ----
-  const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
-  const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
-                           'ready', 'resources', 'lowered'];
-  function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
-  function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
-  function _rt_is_mapping(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
-  }
-  function _rt_mapping(value, what, keys, limit) {
-    limit = limit === undefined ? 1000 : limit;
-    if (!_rt_is_mapping(value)) throw _rt_bad(`${what}应为映射`);
-    const own = Object.keys(value);
-    if (own.length > limit) throw _rt_bad(`${what}的条目超过${limit}个`);
-    if (keys !== null && own.some(k => keys.indexOf(k) < 0)) throw _rt_bad(`${what}有未知的键`);
-    return value;
-  }
-  function _rt_list(value, what, limit) {
-    if (!Array.isArray(value)) throw _rt_bad(`${what}应为列表`);
-    if (value.length > limit) throw _rt_bad(`${what}超过${limit}项`);
-    return value.slice();
-  }
-  function _rt_int(value, what, lo, hi) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
-      throw _rt_bad(`${what}必须是${lo}至${hi}的整数`);
-    }
-    return value;
-  }
-  function _rt_text(value, what, limit) {
-    if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
-    return value;
-  }
-  function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
-  function _rt_pairs(value, what, known, lo, hi) {
-    const keys = Array.from(known.keys());
-    const raw = _rt_mapping(value, what, keys, keys.length);
-    const out = Object.keys(raw).map(k => [k, _rt_int(raw[k], `${what}“${k}”`, lo, hi)]);
-    return out.sort((a, b) => _rt_tuple_cmp([a[0]], [b[0]]));
-  }
-  function _rt_fight_stats(rules, value) {
-    const raw = _rt_mapping(value, '属性', null, 2 * Math.max(1, rules.stat_count));
-    for (const k of Object.keys(raw)) {
-      _rt_text(k, '属性名', MAX_NAME);
-      if (typeof raw[k] !== 'boolean') _rt_int(raw[k], `属性“${k}”`, -MAX_VALUE, MAX_VALUE);
-    }
-    return rules.combatant.fromDict(raw);  // each stat's own range: the package's OutOfBounds
-  }
-  // [members, turn, relations, log] of a stored fight, every value checked (OutOfBounds).
-  function _rt_read_fight(rules, data) {
-    const top = _rt_mapping(data, '战斗记录', _rt_TOP_KEYS);
-    if (!_rt_has(top, 'members')) throw _rt_bad('缺少 members');
-    const rawMembers = _rt_list(top.members, '角色', MAX_MEMBERS);
-    if (!rawMembers.length) throw _rt_bad(`一场战斗要有1至${MAX_MEMBERS}名角色`);
-    const sources = new Set(Array.from(rules.actions.values()).map(a => a.name));
-    const members = [], names = new Set();
-    for (const raw of rawMembers) {
-      const m = _rt_mapping(raw, '角色', _rt_MEMBER_KEYS);
-      if (!_rt_has(m, 'name') || !_rt_has(m, 'stats')) throw _rt_bad('角色缺少 name 或 stats');
-      const name = _rt_check_name(m.name);
-      if (names.has(name)) throw _rt_bad(`角色“${name}”出现了两次`);
-      names.add(name);
-      const base = _rt_fight_stats(rules, m.stats);
-      const counters = _rt_pairs(_rt_get_or(m, 'counters', {}), '计数', rules.counters, -MAX_VALUE, MAX_VALUE);
-      const points = _rt_pairs(_rt_get_or(m, 'points', {}), '负面点数', rules.tracks, 0, rules.points_max);
-      const states = [];
-      for (const s of _rt_list(_rt_get_or(m, 'states', []), '状态', rules.state_names.size)) {
-        if (typeof s !== 'string' || !rules.state_names.has(s) || states.indexOf(s) >= 0) throw _rt_bad('状态未知或重复');
-        states.push(s);
-      }
-      const mods = [];
-      for (const x of _rt_list(_rt_get_or(m, 'modifiers', []), '临时修正', MAX_MODIFIERS)) {
-        const parts = _rt_list(x, '临时修正', 4);
-        if (parts.length !== 4 || typeof parts[0] !== 'string' || typeof parts[3] !== 'string'
-            || !rules.stats.has(parts[0]) || !sources.has(parts[3])) {
-          throw _rt_bad('临时修正应为（属性, 数值, 到期回合, 来源过程）');
-        }
-        mods.push(new _rt_Modifier(parts[0], _rt_int(parts[1], '修正值', -MAX_VALUE, MAX_VALUE),
-                               _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
-      }
-      states.sort(_rt_text_cmp);
-      const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
-      members.push(new _rt_Member(name, base, counters, points, states, mods,
-                                  _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
-                                  budget[2], held[0], held[1]));
-    }
-    const n = members.length, relations = [];
-    for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
-      const parts = _rt_list(x, '关系', 3);
-      if (parts.length !== 3 || parts.some(p => typeof p !== 'string') || !rules.relations.has(parts[0])
-          || !names.has(parts[1]) || !names.has(parts[2])) {
-        throw _rt_bad('关系应为（关系, 角色, 角色），且都已声明');
-      }
-      if (relations.some(r => r[0] === parts[0] && r[1] === parts[1] && r[2] === parts[2])) throw _rt_bad('关系重复');
-      relations.push(Object.freeze([parts[0], parts[1], parts[2]]));
-    }
-    for (const m of members) {
-      if (m.conditions.some(c => c.source && !names.has(c.source))) throw _rt_bad('条件的来源不是战斗中的角色');
-    }
-    const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
-    const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
-    if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
-    return [members, turn, relations.sort(_rt_tuple_cmp), log];
-  }
-  function _rt_read_conditions(rules, value) {
-    const out = [];
-    for (const x of _rt_list(value, '条件', MAX_CONDITIONS)) {
-      const parts = _rt_list(x, '条件', 4);
-      if (parts.length !== 4 || typeof parts[0] !== 'string' || !rules.conditions.has(parts[0])) {
-        throw _rt_bad('条件应为（条件, 数值, 来源, 到期回合），且条件已声明');
-      }
-      const spec = rules.conditions.get(parts[0]);
-      const c = new _rt_Condition(parts[0], _rt_int(parts[1], '条件数值', 0, spec.max_value),
-                              _rt_text(parts[2], '条件来源', MAX_NAME), _rt_int(parts[3], '到期回合', -1, MAX_VALUE));
-      if (out.some(d => d.id === c.id && d.source === c.source)) throw _rt_bad('条件重复');
-      out.push(c);
-    }
-    return out;
-  }
-  // [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
-  // one the turn declares (fight_state._budget).
-  function _rt_read_budget(rules, m) {
-    const turn = rules.turn;
-    const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
-    const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
-    const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
-    const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
-    const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
-    if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
-    const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
-    if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
-    return [spent, owed, ready];
-  }
-
-  // ---- a ruleset's fight data, and conditions (fight_state.FightRules, fight_conditions.py) ----
-  // The generated module passes its fight data to _rt_fight_rules as arrays of [key, value] pairs
-  // (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
-  const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
-                                    ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
-                                    ['bonus', '附赠动作'], ['', '动作']]);
-  const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
-  const Refused = _rt_error_class('Refused', 'refused');
-
-  function _rt_scope(s) {
-    return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
-  }
-  function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
-  function _rt_fight_rules(d) {
-    const map = pairs => new Map(pairs);
-    const actions = new Map(d.actions.map(kv => {
-      const a = kv[1];
-      return [kv[0], Object.freeze({
-        name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
-        effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
-                                                                 sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
-        odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
-        costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
-        subject: a.subject,
-        required: Object.freeze(a.required || []),
-        checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
-                                                                       when: c[4]})))})];
-    }));
-    const conditions = new Map(d.conditions.map(kv => {
-      const c = kv[1];
-      return [kv[0], Object.freeze({
-        name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
-        forbids_actions: c[6],
-        ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
-        max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
-    }));
-    const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
-      name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
-      clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
-    return Object.freeze({
-      combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
-      tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
-      state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
-      on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
-      debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
-      conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
-      track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
-      state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
-      resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
-        name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
-        lifts: kv[1][6], rules: kv[1][7]})])),
-      track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
-    });
-  }
-  // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
-  // [[pool, amount], ...] sorted by pool.
-  function _rt_turn_spec(t) {
-    const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
-                                               stat: p[5] || ''}));
-    const order = t[1].map(k => k[0]);
-    const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
-    return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
-                          stat_pools: pools.some(p => p.stat), names: new Map(t[6] || [])});
-  }
-  // What the ruleset calls a kind of action (its own name, else the common one): TurnSpec.kind_name.
-  function _rt_kind_name(turn, action) {
-    return turn.names.has(action) ? turn.names.get(action) : _rt_name_of(_rt_ACTION_NAMES, action);
-  }
-  const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
-  function _rt_without_turn(rules) {
-    if (rules.turn === null) return rules;
-    if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
-    return _rt_UNTIMED.get(rules);
-  }
-  // ---- the checks a track's debuff lowers (fight_checks.py) ----
-  function _rt_check_matches(options, param, values, dflt) {
-    if (!_rt_has(options, param)) return dflt;
-    const given = options[param];
-    if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
-      return values.some(v => typeof v === typeof given && v === given);
-    }
-    return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
-  }
-  // [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
-  // (amounts(name): [track, amount] of each debuff name suffers now).
-  function _rt_check_penalties(rules, checks, roles, amounts, options) {
-    const penalties = Object.create(null), keys = [], said = [];
-    for (const use of checks) {
-      if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
-      const name = roles[use.role];
-      for (const ta of amounts(name)) {
-        const track = ta[0], amount = ta[1];
-        if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
-          const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
-          if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
-          penalties[use.lowers] = Math.min(use.top, before + amount);
-          const top = before + amount > use.top ? `，已达上限${use.top}` : '';
-          said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
-                             + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
-        }
+  return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
+}
+// [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
+// (amounts(name): [track, amount] of each debuff name suffers now).
+function _rt_check_penalties(rules, checks, roles, amounts, options) {
+  const penalties = Object.create(null), keys = [], said = [];
+  for (const use of checks) {
+    if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
+    const name = roles[use.role];
+    for (const ta of amounts(name)) {
+      const track = ta[0], amount = ta[1];
+      if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
+        const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
+        if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
+        penalties[use.lowers] = Math.min(use.top, before + amount);
+        const top = before + amount > use.top ? `，已达上限${use.top}` : '';
+        said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
+                           + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
       }
     }
-    return [penalties, keys, said];
   }
-  // A sentence for each debuff `name` suffers that lowers kinds of check.
-  function _rt_lowered_checks(rules, amounts, name) {
-    const out = [];
-    for (const ta of amounts) {
-      const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
-      if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
+  return [penalties, keys, said];
+}
+// A sentence for each debuff `name` suffers that lowers kinds of check.
+function _rt_lowered_checks(rules, amounts, name) {
+  const out = [];
+  for (const ta of amounts) {
+    const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
+    if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
+  }
+  return out;
+}
+// A procedure called with Python's keyword arguments: its positional parameters (by name) in
+// order, everything else in the trailing options object (no prototype: no key reaches one).
+function _rt_fight_call(fn, positional, kw) {
+  const args = [];
+  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
+  const options = Object.create(null);
+  for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
+  args.push(options);
+  return fn.apply(null, args);
+}
+// The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
+// `kw`: an object made for this call (every caller writes a literal), taken as the options
+// object when it names neither positional parameter: the commonest call copies nothing.
+function _rt_rule_call(rule, creature, track, kw) {
+  const positional = rule[1];
+  if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
+    if (!_rt_has(kw, positional[0]) && !_rt_has(kw, positional[1])) {
+      kw.dice = _rt_no_dice();
+      return rule[0](creature, track, kw);
     }
-    return out;
-  }
-  // A procedure called with Python's keyword arguments: its positional parameters (by name) in
-  // order, everything else in the trailing options object (no prototype: no key reaches one).
-  function _rt_fight_call(fn, positional, kw) {
-    const args = [];
-    for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
     const options = Object.create(null);
-    for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
-    args.push(options);
-    return fn.apply(null, args);
-  }
-  // The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
-  // `kw`: an object made for this call (every caller writes a literal), taken as the options
-  // object when it names neither positional parameter: the commonest call copies nothing.
-  function _rt_rule_call(rule, creature, track, kw) {
-    const positional = rule[1];
-    if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
-      if (!_rt_has(kw, positional[0]) && !_rt_has(kw, positional[1])) {
-        kw.dice = _rt_no_dice();
-        return rule[0](creature, track, kw);
-      }
-      const options = Object.create(null);
-      let first = creature, second = track;
-      for (const k of Object.keys(kw)) {
-        if (k === positional[0]) first = kw[k];
-        else if (k === positional[1]) second = kw[k];
-        else options[k] = kw[k];
-      }
-      options.dice = _rt_no_dice();
-      return rule[0](first, second, options);
+    let first = creature, second = track;
+    for (const k of Object.keys(kw)) {
+      if (k === positional[0]) first = kw[k];
+      else if (k === positional[1]) second = kw[k];
+      else options[k] = kw[k];
     }
-    const all = Object.create(null);
-    all[rule[1][0]] = creature;
-    all[rule[1][1]] = track;
-    for (const k of Object.keys(kw)) all[k] = kw[k];
-    all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
-    return _rt_fight_call(rule[0], rule[1], all);
+    options.dice = _rt_no_dice();
+    return rule[0](first, second, options);
   }
-  let _rt_NO_DICE = null;
-  function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
-    if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
-    return _rt_NO_DICE;
-  }
-  function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
+  const all = Object.create(null);
+  all[rule[1][0]] = creature;
+  all[rule[1][1]] = track;
+  for (const k of Object.keys(kw)) all[k] = kw[k];
+  all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
+  return _rt_fight_call(rule[0], rule[1], all);
+}
+let _rt_NO_DICE = null;
+function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
+  if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
+  return _rt_NO_DICE;
+}
+function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
 
-  // Whether an action (its procedure, the role the holder plays, the role the source plays) falls in `scope`.
-  function _rt_matches(scope, procedure, holderRole, sourceRole) {
-    if (scope.procedures.length && scope.procedures.indexOf(procedure) < 0) return false;
-    if (scope.role && holderRole !== scope.role) return false;
-    if (scope.source_role && sourceRole !== scope.source_role) return false;
-    return true;
+// Whether an action (its procedure, the role the holder plays, the role the source plays) falls in `scope`.
+function _rt_matches(scope, procedure, holderRole, sourceRole) {
+  if (scope.procedures.length && scope.procedures.indexOf(procedure) < 0) return false;
+  if (scope.role && holderRole !== scope.role) return false;
+  if (scope.source_role && sourceRole !== scope.source_role) return false;
+  return true;
+}
+// The endings a turn or round ends (fight_conditions.TURN_BOUND).
+const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
+// The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
+function _rt_expiry(ending, turn, n, holder, source) {
+  if (ending.kind === 'rounds') return turn + ending.nth * n;
+  if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
+  const who = ending.of === 'source' && source >= 0 ? source : holder;
+  if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
+    return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
   }
-  // The endings a turn or round ends (fight_conditions.TURN_BOUND).
-  const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
-  // The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
-  function _rt_expiry(ending, turn, n, holder, source) {
-    if (ending.kind === 'rounds') return turn + ending.nth * n;
-    if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
-    const who = ending.of === 'source' && source >= 0 ? source : holder;
-    if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
-      return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
-    }
-    const first = turn + _rt_mod(who - turn, n);
-    return first + (ending.nth - 1) * n + 1;
-  }
-  // The words of what `spec` forbids this action ('' when it does not).
-  function _rt_forbidding(spec, procedure, action, nature) {
-    if (spec.forbids.indexOf(procedure) >= 0) return '这个行动';
-    if (!action) return '';
-    for (const kn of spec.forbids_actions) {
-      if ((!kn[0] || kn[0] === action) && (!kn[1] || kn[1] === nature)) {
-        const what = _rt_NATURE_NAMES.has(nature) ? _rt_NATURE_NAMES.get(nature) : '';
-        return what + (_rt_ACTION_NAMES.has(action) ? _rt_ACTION_NAMES.get(action) : '动作');
-      }
-    }
-    return '';
-  }
-  // What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
-  function _rt_forbids_text(spec, procedureNames) {
-    const parts = [];
-    for (const kn of spec.forbids_actions) {
-      parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
-        + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
-    }
-    for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
-    const unique = parts.filter((x, i) => parts.indexOf(x) === i);
-    return unique.length ? `不能进行${unique.join('、')}` : '';
-  }
-  // The error of an action called without an option it requires, or with one it does not take
-  // (fight_state.bad_options: Python's TypeError of the call), checked before the call.
-  function _rt_check_call(spec, procedure, kwargs) {
-    let bad = false;
-    for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
-    for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
-    if (bad) {
-      throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  const first = turn + _rt_mod(who - turn, n);
+  return first + (ending.nth - 1) * n + 1;
+}
+// The words of what `spec` forbids this action ('' when it does not).
+function _rt_forbidding(spec, procedure, action, nature) {
+  if (spec.forbids.indexOf(procedure) >= 0) return '这个行动';
+  if (!action) return '';
+  for (const kn of spec.forbids_actions) {
+    if ((!kn[0] || kn[0] === action) && (!kn[1] || kn[1] === nature)) {
+      const what = _rt_NATURE_NAMES.has(nature) ? _rt_NATURE_NAMES.get(nature) : '';
+      return what + (_rt_ACTION_NAMES.has(action) ? _rt_ACTION_NAMES.get(action) : '动作');
     }
   }
-  function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
+  return '';
+}
+// What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
+function _rt_forbids_text(spec, procedureNames) {
+  const parts = [];
+  for (const kn of spec.forbids_actions) {
+    parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
+      + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
+  }
+  for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
+  const unique = parts.filter((x, i) => parts.indexOf(x) === i);
+  return unique.length ? `不能进行${unique.join('、')}` : '';
+}
+// The error of an action called without an option it requires, or with one it does not take
+// (fight_state.bad_options: Python's TypeError of the call), checked before the call.
+function _rt_check_call(spec, procedure, kwargs) {
+  let bad = false;
+  for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+  for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
+  if (bad) {
+    throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  }
+}
+function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
 
-  // ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
-  // An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
-  // return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
-  // Here: building, reading, resolving and storing; the files after this one add Fight's other
-  // methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
-  // fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
+// ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
+// An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
+// return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
+// Here: building, reading, resolving and storing; the files after this one add Fight's other
+// methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
+// fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
 
-  // A resolved action: which procedure, who played which role, its result, and the state that
-  // changed the stats it was resolved with (one sentence each).
-  class FightAction {
-    constructor(procedure, roles, result, applied, used, plan) {
-      this.procedure = procedure;
-      this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
-      this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
-      this.result = result;
-      this.applied = Object.freeze(applied || []);
-      this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
-      Object.freeze(this);
+// A resolved action: which procedure, who played which role, its result, and the state that
+// changed the stats it was resolved with (one sentence each).
+class FightAction {
+  constructor(procedure, roles, result, applied, used, plan) {
+    this.procedure = procedure;
+    this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
+    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
+    this.result = result;
+    this.applied = Object.freeze(applied || []);
+    this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
+    Object.freeze(this);
+  }
+  text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
+  toDict() {
+    const roles = {};
+    for (const r of this.roles) roles[r[0]] = r[1];
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
+            used: this.used.map(u => u.slice())};
+  }
+  toJSON() { return this.toDict(); }
+}
+
+// A frozen array of `items` (frozen already: as it is; else a frozen copy).
+function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
+// Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
+const _rt_EFFECTIVE = new WeakMap();
+// Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
+// else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
+// action makes shares its base, modifiers and conditions with the one before it: Python's
+// fight_stats remembers the same by identity).
+const _rt_STATS = new WeakMap();
+const _RT_STATS_KEPT = 16;
+// A Combatant of class `cls` from `values` already within their ranges, without running its checks
+// (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
+// checked constructor could only accept them; its keys in the stats' order, as the constructor's.
+function _rt_trusted(cls, values) {
+  const made = Object.create(cls.prototype);
+  for (const k in values) made[k] = values[k];
+  return Object.freeze(made);
+}
+// A fight's log: lines [start, end) of a buffer that later fights share. The first fight to add
+// lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
+// line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
+// actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
+class _rt_Log {
+  constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
+  static of(lines) {
+    if (lines instanceof _rt_Log) return lines;
+    lines = lines || [];
+    const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
+    return new _rt_Log(buf, 0, buf.length);
+  }
+  lines() {
+    if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
+    return this.shown;
+  }
+}
+// `log` with `lines` added (at most MAX_LOG kept).
+function _rt_log_add(log, lines) {
+  if (!lines.length) return log;
+  let buf = log.buf, start = log.start;
+  if (buf.length !== log.end) { buf = buf.slice(start, log.end); start = 0; }
+  for (let i = 0; i < lines.length; i++) buf.push(lines[i]);
+  let end = buf.length;
+  if (end - start > MAX_LOG) start = end - MAX_LOG;
+  if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
+  return new _rt_Log(buf, start, end);
+}
+// A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
+// to set than a non-enumerable property, at every step of every action), read through getters.
+const _rt_RULES = Symbol('rules'), _rt_LOG = Symbol('log');
+class Fight {
+  constructor(rules, members, turn, relations, log) {
+    this[_rt_RULES] = rules;
+    this.members = _rt_frozen(members);
+    this.turn = turn || 0;
+    relations = relations || [];
+    this.relations = Object.isFrozen(relations) ? relations
+      : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
+    this[_rt_LOG] = _rt_Log.of(log);
+    Object.freeze(this);
+  }
+  get rules() { return this[_rt_RULES]; }
+  get _log() { return this[_rt_LOG]; }
+  get log() { return this._log.lines(); }
+
+  // ---- building ----
+  // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
+  static start(rules, combatants, turns) {
+    if (turns === undefined) turns = false;
+    if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
+    if (!turns) rules = _rt_without_turn(rules);
+    const pairs = combatants instanceof Map ? Array.from(combatants.entries())
+      : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
+    if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
+      throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
     }
-    text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
-    toDict() {
-      const roles = {};
-      for (const r of this.roles) roles[r[0]] = r[1];
-      return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
-              used: this.used.map(u => u.slice())};
+    const members = [];
+    for (const kv of pairs) {
+      _rt_check_name(kv[0]);
+      if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
+        throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
+      }
+      members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
     }
-    toJSON() { return this.toDict(); }
+    return new Fight(rules, members);
+  }
+  _with(c) {
+    const v = k => (_rt_has(c, k) ? c[k] : this[k]);
+    return new Fight(this.rules, v('members'), v('turn'), v('relations'), _rt_has(c, 'log') ? c.log : this._log);
   }
 
-  // A frozen array of `items` (frozen already: as it is; else a frozen copy).
-  function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
-  // Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
-  const _rt_EFFECTIVE = new WeakMap();
-  // Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
-  // else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
-  // action makes shares its base, modifiers and conditions with the one before it: Python's
-  // fight_stats remembers the same by identity).
-  const _rt_STATS = new WeakMap();
-  const _RT_STATS_KEPT = 16;
-  // A Combatant of class `cls` from `values` already within their ranges, without running its checks
-  // (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
-  // checked constructor could only accept them; its keys in the stats' order, as the constructor's.
-  function _rt_trusted(cls, values) {
-    const made = Object.create(cls.prototype);
-    for (const k in values) made[k] = values[k];
-    return Object.freeze(made);
+  // ---- reading ----
+  get round() { return Math.floor(this.turn / this.members.length) + 1; }
+  get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
+  member(name) {
+    for (const m of this.members) if (m.name === name) return m;
+    throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
   }
-  // A fight's log: lines [start, end) of a buffer that later fights share. The first fight to add
-  // lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
-  // line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
-  // actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
-  class _rt_Log {
-    constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
-    static of(lines) {
-      if (lines instanceof _rt_Log) return lines;
-      lines = lines || [];
-      const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
-      return new _rt_Log(buf, 0, buf.length);
+  // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
+  effective(name) { return this._effective(this.member(name)); }
+  _effective(m, debuffs, applying) {
+    const rules = this.rules, at = debuffs === false ? 2 : 1;
+    if (applying !== undefined && applying !== null) {
+      return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
     }
-    lines() {
-      if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
-      return this.shown;
+    // what applies depends only on the member (immutable), the relations and the rules: remembered
+    let kept = _rt_EFFECTIVE.get(m);
+    if (kept === undefined || kept[0] !== rules || kept[3] !== this.relations) {
+      kept = [rules, undefined, undefined, this.relations];
+      _rt_EFFECTIVE.set(m, kept);
     }
+    if (kept[at] !== undefined) return kept[at];
+    const lowered = debuffs === false ? [] : this._debuffs(m);
+    // a new member (an action made it) whose stats read the same as an earlier one's: the same stats
+    const key = JSON.stringify([at, m.name, m.states, lowered, m.resources]);
+    let seen = _rt_STATS.get(m.base);
+    if (seen === undefined) _rt_STATS.set(m.base, seen = []);
+    for (const e of seen) {
+      if (e[0] === rules && e[1] === m.modifiers && e[2] === m.conditions && e[3] === this.relations && e[4] === key) {
+        return (kept[at] = e[5]);
+      }
+    }
+    applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+    const made = this._effective_made(m, applying, lowered);
+    if (seen.length >= _RT_STATS_KEPT) seen.shift();
+    seen.push([rules, m.modifiers, m.conditions, this.relations, key, made]);
+    return (kept[at] = made);
   }
-  // `log` with `lines` added (at most MAX_LOG kept).
-  function _rt_log_add(log, lines) {
-    if (!lines.length) return log;
-    let buf = log.buf, start = log.start;
-    if (buf.length !== log.end) { buf = buf.slice(start, log.end); start = 0; }
-    for (let i = 0; i < lines.length; i++) buf.push(lines[i]);
-    let end = buf.length;
-    if (end - start > MAX_LOG) start = end - MAX_LOG;
-    if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
-    return new _rt_Log(buf, start, end);
-  }
-  // A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
-  // to set than a non-enumerable property, at every step of every action), read through getters.
-  const _rt_RULES = Symbol('rules'), _rt_LOG = Symbol('log');
-  class Fight {
-    constructor(rules, members, turn, relations, log) {
-      this[_rt_RULES] = rules;
-      this.members = _rt_frozen(members);
-      this.turn = turn || 0;
-      relations = relations || [];
-      this.relations = Object.isFrozen(relations) ? relations
-        : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
-      this[_rt_LOG] = _rt_Log.of(log);
-      Object.freeze(this);
+  _effective_made(m, applying, lowered) {
+    const rules = this.rules;
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
+    const values = m.base.toDict();
+    for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
+    for (const mod of m.modifiers) {
+      const nlh = rules.stats.get(mod.stat);
+      if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
     }
-    get rules() { return this[_rt_RULES]; }
-    get _log() { return this[_rt_LOG]; }
-    get log() { return this._log.lines(); }
-
-    // ---- building ----
-    // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
-    static start(rules, combatants, turns) {
-      if (turns === undefined) turns = false;
-      if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
-      if (!turns) rules = _rt_without_turn(rules);
-      const pairs = combatants instanceof Map ? Array.from(combatants.entries())
-        : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
-      if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
-        throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
+    if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+      for (const stat of rules.state_stats.get(state) || []) {
+        if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
       }
-      const members = [];
-      for (const kv of pairs) {
-        _rt_check_name(kv[0]);
-        if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
-          throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
-        }
-        members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
-      }
-      return new Fight(rules, members);
     }
-    _with(c) {
-      const v = k => (_rt_has(c, k) ? c[k] : this[k]);
-      return new Fight(this.rules, v('members'), v('turn'), v('relations'), _rt_has(c, 'log') ? c.log : this._log);
-    }
-
-    // ---- reading ----
-    get round() { return Math.floor(this.turn / this.members.length) + 1; }
-    get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
-    member(name) {
-      for (const m of this.members) if (m.name === name) return m;
-      throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-    }
-    // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
-    effective(name) { return this._effective(this.member(name)); }
-    _effective(m, debuffs, applying) {
-      const rules = this.rules, at = debuffs === false ? 2 : 1;
-      if (applying !== undefined && applying !== null) {
-        return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
-      }
-      // what applies depends only on the member (immutable), the relations and the rules: remembered
-      let kept = _rt_EFFECTIVE.get(m);
-      if (kept === undefined || kept[0] !== rules || kept[3] !== this.relations) {
-        kept = [rules, undefined, undefined, this.relations];
-        _rt_EFFECTIVE.set(m, kept);
-      }
-      if (kept[at] !== undefined) return kept[at];
-      const lowered = debuffs === false ? [] : this._debuffs(m);
-      // a new member (an action made it) whose stats read the same as an earlier one's: the same stats
-      const key = JSON.stringify([at, m.name, m.states, lowered, m.resources]);
-      let seen = _rt_STATS.get(m.base);
-      if (seen === undefined) _rt_STATS.set(m.base, seen = []);
-      for (const e of seen) {
-        if (e[0] === rules && e[1] === m.modifiers && e[2] === m.conditions && e[3] === this.relations && e[4] === key) {
-          return (kept[at] = e[5]);
-        }
-      }
-      applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
-      const made = this._effective_made(m, applying, lowered);
-      if (seen.length >= _RT_STATS_KEPT) seen.shift();
-      seen.push([rules, m.modifiers, m.conditions, this.relations, key, made]);
-      return (kept[at] = made);
-    }
-    _effective_made(m, applying, lowered) {
-      const rules = this.rules;
-      if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
-      const values = m.base.toDict();
-      for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
-      for (const mod of m.modifiers) {
-        const nlh = rules.stats.get(mod.stat);
-        if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
-      }
-      if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
-      for (const state of m.states) {
-        const spared = rules.state_spared.get(state);
-        if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+    for (const cs of applying) {
+      for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
         for (const stat of rules.state_stats.get(state) || []) {
           if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
         }
       }
-      for (const cs of applying) {
-        for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
-          for (const stat of rules.state_stats.get(state) || []) {
-            if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
-          }
-        }
-        for (const sf of cs[1].sets) values[sf[0]] = sf[1];
-        for (const sp of cs[1].adds) {
-          const nlh = rules.stats.get(sp[0]);
-          values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
-        }
+      for (const sf of cs[1].sets) values[sf[0]] = sf[1];
+      for (const sp of cs[1].adds) {
+        const nlh = rules.stats.get(sp[0]);
+        values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
       }
-      return _rt_trusted(rules.combatant, values);
     }
-    // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
-    _debuffs(m) {
-      const out = [];
-      for (const ta of this._debuff_amounts(m)) {
-        for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
-      }
-      return out;
+    return _rt_trusted(rules.combatant, values);
+  }
+  // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
+  _debuffs(m) {
+    const out = [];
+    for (const ta of this._debuff_amounts(m)) {
+      for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
     }
-    // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
-    _debuff_amounts(m) {
-      const rules = this.rules;
-      if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
-        return [];
-      }
-      const out = [];
-      let plain = null;
-      for (const tp of m.points) {
-        if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
-        if (plain === null) plain = this._effective(m, false);
-        const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
-                                                        _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
-        if (amount > 0) out.push([tp[0], amount]);
-      }
-      return out;
-    }
-    // `name`'s conditions now: its own, those its relations give it, its states'.
-    active_conditions(name) {
-      for (const m of this.members) if (m.name === name) return this._active(m);
+    return out;
+  }
+  // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
+  _debuff_amounts(m) {
+    const rules = this.rules;
+    if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
       return [];
     }
-    holds(relation, holder, held) {
-      return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
-    }
-    // What `name` has left of resource `rid`.
-    resource(name, rid) {
-      if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
-      return _rt_resource_amount(this.rules, this.member(name), rid);
-    }
-
-    // ---- acting ----
-    // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
-    // procedure's options (its other parameters and `dice`); the fight is unchanged.
-    resolve(procedure, roles, options) {
-      const prepared = this._prepare(procedure, roles, options);
-      _rt_check_call(prepared[0], procedure, prepared[1]);
-      const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
-      if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
-        const priced = this._priced(prepared[0], prepared[5], result);
-        prepared[4] = priced[0];
-        for (const s of priced[1]) prepared[2].push(s);
-      }
-      if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
-      return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
-                             prepared[4]);
-    }
-    // What an action whose result decides what it spends (the kind of action: action_from; amounts of
-    // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
-    // lets it through: [plan, sentences]; Refused when refused.
-    _priced(spec, roles, result) {
-      if (this.rules.turn === null) return [null, []];
-      const action = spec.action_from ? String(result[spec.action_from]) : undefined;
-      const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
-      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
-      return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
-    }
-    // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
-    // the options its conditions supply, then the caller's), the sentences of the state that applied,
-    // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
-    _prepare(procedure, roles, options) {
-      const rules = this.rules;
-      const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-      if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
-      if (roles instanceof Map) roles = _rt_object(roles);
-      if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
-      const given = Object.keys(roles);
-      // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
-      if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
-        throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
-      }
-      options = _rt_fight_options(options);
-      const keys = Object.keys(options);
-      for (const key of keys) {
-        if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
-      }
-      const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
-      for (const r of given) found[r] = this.member(roles[r]);
-      if (!this.relations.length && rules.turn === null) {
-        // nothing changes their stats or applies to them, and no turn budget: their base stats, as
-        // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
-        const kwargs = Object.create(null);
-        let plain = true;
-        for (const role of spec.roles) {
-          const m = found[role];
-          if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
-            plain = false;
-            break;
-          }
-          kwargs[role] = m.base;
-        }
-        if (plain) {
-          for (const k of keys) kwargs[k] = options[k];
-          return [spec, kwargs, [], [], null, roles];
-        }
-      }
-      const byName = new Map();
-      for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
-      this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-      const plan = spec.action_from || spec.costs.length ? null  // else _priced
-        : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
-      const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
-      const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
-      for (const role of spec.roles) {
-        const m = this.member(roles[role]);
-        const applying = this._applying(m, procedure, byName);
-        kwargs[role] = this._effective(m, true, applying);
-        for (const s of this.applied_to(m.name, applying)) applied.push(s);
-        for (const cs of applying) {
-          const c = cs[0], spc = cs[1];
-          for (const pv of spc.options) {
-            if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
-              supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
-              suppliedKeys.push(pv[0]);
-              applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
-            }
-          }
-          if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
-            used.push([m.name, c.id, c.source]);
-          }
-        }
-      }
-      if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
-        const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
-        for (const s of pks[2]) applied.push(s);
-        for (const k of pks[1]) kwargs[k] = pks[0][k];
-      }
-      for (const k of suppliedKeys) kwargs[k] = supplied[k];
-      if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
-        for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
-      }
-      for (const k of Object.keys(options)) kwargs[k] = options[k];
-      return [spec, kwargs, applied, used, plan, roles];
-    }
-    // Resolve and apply in one call: [action, fight].
-    act(procedure, roles, options) {
-      const action = this.resolve(procedure, roles, options);
-      return [action, this.apply(action)];
-    }
-
-    // ---- what applying changes in a member (fight_stats.py) ----
-    // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
-    // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
-    static _modify(m, next, log) {
-      for (let i = 0; i < m.modifiers.length; i++) {
-        const x = m.modifiers[i];
-        if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
-          const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
-          return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
-        }
-      }
-      if (m.modifiers.length >= MAX_MODIFIERS) {
-        log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
-        return m;
-      }
-      return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
-    }
-    // The ruleset's recovery rule for a combatant whose counter grew.
-    _recover(m, taken, log) {
-      const rules = this.rules, od = rules.on_damage;
-      for (const tp of m.points) {
-        const track = tp[0], points = tp[1];
-        const state = rules.track_states.get(track);
-        if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-        const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
-                                  _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
-        const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
-        if (left !== points) {
-          m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
-        }
-        if (awake) {
-          m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
-        }
-      }
-      return m;
-    }
-
-    // ---- storing ----
-    // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
-    static from_dict(rules, data) {
-      let read;
-      try {
-        if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
-        read = _rt_read_fight(rules, data);
-      } catch (err) {
-        if (err instanceof RuleError) throw err;
-        throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
-      }
-      return new Fight(rules, read[0], read[1], read[2], read[3]);
-    }
-
-    // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
-    // points on `track` put it into the track's state (fight_until.py; options: the procedure's
-    // options and max_attacks).
-    until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
-
-    // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
-    // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
-    until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
-    // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
-    // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
-    expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
-    // Whether the fight has reached `target` (as until_plan takes it).
-    reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
-  }
-
-  function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
-  function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
-  function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
-  function _rt_object(map) {
-    const out = Object.create(null);
-    for (const kv of map.entries()) out[kv[0]] = kv[1];
-    return out;
-  }
-  // The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
-  function _rt_fight_options(options) {
-    if (options === undefined || options === null) return Object.create(null);
-    if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-    const out = Object.create(null);
-    for (const k of Object.keys(options)) out[k] = options[k];
-    return out;
-  }
-
-  // ---- applying an action, and the next turn (fight.py) ----
-  // What a resolved action's declared effects change (counters, tracks, modifiers, states, conditions,
-  // resources, relations), the next combatant's turn, and a state the game master lifts: each a new
-  // Fight. Fight's methods, as Fight.apply, next_turn and remove_state of the Python runtime.
-  const _rt_APPLY = {
-    // A new fight with the action's declared effects applied (a sentence for each change).
-    apply(action) {
-      const rules = this.rules;
-      const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
-      if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
-      const roles = new Map(action.roles.map(r => [r[0], r[1]]));
-      const result = action.result;
-      const members = new Map(this.members.map(m => [m.name, m]));
-      for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-      let relations = null;  // made by the first relation effect (as fight.py)
-      const log = [];
-      const n = this.members.length;
-      let names = null;  // the members' names in order, made by the first effect that needs them
-      // whether a role holds a condition the action may use up or end
-      const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
-      if (holding) this._end_used(action, spec, members, log);
-      if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
-      for (const e of spec.effects) {
-        if (e.when && !result[e.when]) continue;
-        const who = roles.get(e.role);
-        let m = members.get(who);
-        const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
-        if (e.kind === 'counter') {
-          if (amount === 0) continue;
-          const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
-          m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
-          const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
-          log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
-          if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
-            m = this._recover(m, Math.min(amount, rules.taken_max), log);
-          }
-          members.set(who, m);
-        } else if (e.kind === 'track') {
-          const track = String(result[e.key] || '');
-          if (!track || amount === 0 || !rules.tracks.has(track)) continue;
-          const before = _rt_get(m.points, track);
-          const total = _rt_clamp(before + amount, 0, rules.points_max);
-          m = _rt_with_points(m, _rt_put(m.points, track, total));
-          const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
-          log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
-          if (rules.accumulate !== null) {
-            // its stats without debuffs: its base stats when nothing can change them (as fight.py)
-            const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
-              || this.relations.length ? this._effective(m, false) : m.base;
-            const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
-                                      {current: Math.min(before, total), gained: Math.max(0, total - before)}));
-            const state = String(out[rules.state_index] || '');
-            if (state && m.states.indexOf(state) < 0) {
-              m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
-              log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
-            } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
-              const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
-              m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
-              log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
-            }
-          }
-          if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
-            m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
-          }
-          members.set(who, m);
-        } else if (e.kind === 'modifier') {
-          if (amount === 0) continue;
-          if (names === null) names = this.members.map(x => x.name);
-          const index = names.indexOf(who);
-          let expires = -1;
-          if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
-          else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
-          m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
-          members.set(who, m);
-          const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
-          log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
-        } else if (e.kind === 'state') {
-          if (m.states.indexOf(e.key) < 0) {
-            members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
-            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
-          }
-        } else if (e.kind === 'condition') {
-          const value = e.field ? amount : 1;
-          const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
-          if (names === null) names = this.members.map(x => x.name);
-          members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
-                                               source ? names.indexOf(source) : -1, log));
-        } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
-          for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
-            const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
-            if (kept.length !== mm.conditions.length) {
-              members.set(name, _rt_member_with(mm, {conditions: kept}));
-              log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
-            }
-          }
-        } else if (e.kind === 'resource' || e.kind === 'capacity') {
-          members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
-        } else if (e.kind === 'relation') {
-          if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
-          const held = roles.get(e.other);
-          const key = [e.key, who, held], k = key.join('\u0000');
-          if (e.duration === 'start' && !relations.has(k)) {
-            relations.set(k, key);
-            log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
-          } else if (e.duration === 'end' && relations.has(k)) {
-            relations.delete(k);
-            log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
-          }
-        }
-      }
-      if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
-      const changed = this.members.map(x => members.get(x.name));
-      if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
-        // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
-        return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
-      }
-      const same = relations === null || relations.size === this.relations.length
-        && this.relations.every(r => relations.has(r.join('\u0000')));
-      const after = this._with({members: changed,
-                                relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
-      return after._settle(log, this.relations);
-    },
-    // The next combatant's turn (a new round after the last); modifiers and conditions that last
-    // until the start of this turn lapse.
-    next_turn() {
-      const rules = this.rules, turn = this.turn + 1;
-      if (turn > MAX_TURN) {
-        throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
-      }
-      const log = [], members = [], lapsed = [];  // the lines this adds
-      for (const m of this.members) {
-        if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
-          members.push(m);
-          continue;
-        }
-        let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
-        for (const gone of m.modifiers) {
-          if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
-        }
-        let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
-        for (const c of m.conditions) {
-          if (lasting.indexOf(c) < 0) {
-            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
-            lapsed.push([members.length, c]);
-          }
-        }
-        if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
-        if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
-        members.push(kept === m.modifiers && lasting === m.conditions ? m
-          : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
-      }
-      const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
-      this._new_turn(members, turn, log);
-      const n = this.members.length;
-      if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-      const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
-      return followed ? after._settle([], []) : after;
-    },
-    // A new fight with `state` lifted from `name` (a recovery, the game master's call).
-    remove_state(name, state) {
-      const m = this.member(name);
-      if (m.states.indexOf(state) < 0) return this;
-      const kept = m.states.filter(s => s !== state);
-      return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
-                         log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
-    },
-  };
-  for (const key of Object.keys(_rt_APPLY)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_APPLY[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- showing a fight (fight_shown.py) ----
-  // A combatant's state in one line of the rules' language, what its state does to its stats, and
-  // the plain data toDict writes (from_dict reads it back). Fight's methods, as the Python runtime's
-  // Shown mixin.
-  const _rt_SHOWN = {
-    // One line of `name`'s state in the rules' language.
-    status(name) {
-      const rules = this.rules, m = this.member(name);
-      const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
-      for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
-      const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
-      for (const s of m.states) {
-        const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
-        parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
-      }
-      for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
-      for (const c of m.conditions) {
-        const spec = rules.conditions.get(c.id);
-        const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
-        if (c.source) more.push(`来自${c.source}`);
-        if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
-        const forbids = _rt_forbids_text(spec, names);
-        if (forbids) more.push(forbids);
-        parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
-      }
-      if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
-      for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
-      for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
-      if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
-        parts.push(`本回合剩余${this.left(name)}`);
-        if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
-        if (m.ready) parts.push(`准备了${_rt_kind_name(this.rules.turn, m.ready)}`);
-      }
-      return `${name}：` + (parts.length ? parts.join('，') : '无变化');
-    },
-    // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
-    applied_to(name, applying) {
-      const rules = this.rules, m = this.member(name), out = [];
-      for (const x of m.modifiers) {
-        if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
-      }
-      for (const state of m.states) {
-        const spared = rules.state_spared.get(state);
-        if (spared && m.base[spared] === true) continue;
-        const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
-        if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
-      }
-      for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
-      if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
-        for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
-      }
-      for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
-        const c = cs[0], spec = cs[1];
-        const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
-                                                    : `非${_rt_name_of(rules.flag_names, sf[0])}`));
-        for (const sp of spec.adds) {
-          if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
-        }
-        for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
-        if (changes.length) {
-          const by = c.source ? `，来自${c.source}` : '';
-          out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
-        }
-      }
-      return out;
-    },
-    toDict() {
-      const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
-      return {
-        turn: this.turn, turns: this.rules.turn !== null,
-        members: this.members.map(m => {
-          const out = {
-            name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-            states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-            conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
-          if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
-          if (m.lowered.length) out.lowered = pairs(m.lowered);
-          return out;
-        }),
-        relations: this.relations.map(r => r.slice()), log: this.log.slice(),
-      };
-    },
-    toJSON() { return this.toDict(); },
-  };
-  for (const key of Object.keys(_rt_SHOWN)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_SHOWN[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- the turn as a budget (fight_budget.py) ----
-  // What one combatant's turn holds (the ruleset's fight: turn: pools) and what each kind of action
-  // costs from it, on its actor's own turn and off it, and what it takes from the next turn. Each
-  // member carries `spent`, `owed` and `ready`; resolve refuses an action that does not fit when the
-  // ruling says so (else lets it through with a sentence); apply spends it; a member's turn start
-  // resets its budget to what it owed.
-  function _rt_budget_amount(pool, value) {
-    const whole = Math.floor(value / pool.per_unit), part = value - whole * pool.per_unit;
-    const text = !part ? String(whole) : (whole ? `${whole}又` : '') + `${part}/${pool.per_unit}`;
-    return `${pool.name}${text}${pool.unit}`;
-  }
-  function _rt_shown_cost(turn, cost) {
-    return turn.pools.filter(p => _rt_get(cost, p.id)).map(p => _rt_budget_amount(p, _rt_get(cost, p.id))).join('、')
-      || '不耗费';
-  }
-  function _rt_budget_left(turn, spent) { return turn.pools.map(p => [p.id, p.per_turn - _rt_get(spent, p.id)]); }
-  function _rt_left_text(turn, spent) {
-    const left = _rt_budget_left(turn, spent);
-    return turn.pools.map((p, i) => _rt_budget_amount(p, left[i][1])).join('、');
-  }
-  function _rt_fits(turn, spent, cost) {
-    const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
-    return cost.every(kv => _rt_get(spent, kv[0]) + kv[1] <= (per.has(kv[0]) ? per.get(kv[0]) : 0));
-  }
-  function _rt_budget_add(turn, pairs, cost) {
-    const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
-    for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
-    return pairs;
-  }
-  function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
-    const out = new Map(cost);
-    for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
-    return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  }
-  function _rt_budget_plan(name, cost, owes, readied, over) {
-    return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
-  }
-  const _rt_BUDGET = {
-    // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
-    // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
-    _plan(m, spec, action, extra) {
-      const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
-      if (action === undefined) action = spec.action;
-      if (turn === null || !action) return null;
-      const kind = turn.kinds.get(action);
-      if (kind === undefined) return null;
-      const what = _rt_kind_name(turn, action), own = m.name === this.actor;
-      if (!own && m.ready && m.ready === action) {  // the readied action, triggered
-        const readyKind = turn.kinds.get(m.ready);
-        const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
-        return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
-      }
-      let options = own ? kind.own : kind.off;
-      if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
-      if (!options.length) {
-        const where = !own ? '在自己的回合外' : '在自己的回合';
-        const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
-          .map(k => _rt_kind_name(turn, k));
-        const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
-        return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
-      }
-      for (const cost of options) if (_rt_fits(turn, m.spent, cost)) return _rt_budget_plan(m.name, cost, kind.next, false, '');
-      const over = `${m.name}本回合剩余${_rt_left_text(turn, m.spent)}，不能进行${what}（${_rt_shown_cost(turn, options[0])}）`;
-      return this._over(_rt_budget_plan(m.name, options[0], kind.next, false, over));
-    },
-    _over(plan) {
-      if (this.rules.turn.refuse) throw new Refused(plan.over, {key: 'turn'});
-      return plan;
-    },
-    // `m` after paying for an action (a sentence saying what it spent and what is left).
-    _spend(m, plan, log) {
-      const turn = _rt_turn_for(this, m);
-      if (plan === null || plan === undefined || turn === null) return m;
-      const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
-      if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
-      if (plan.cost.length) {
-        log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
-      }
-      if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
-      if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_kind_name(turn, m.ready)}`));
-      return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
-    },
-    // A new fight in which `name`, on its own turn, readies an action of kind `action`.
-    ready(name, action) {
-      const m = this.member(name), turn = _rt_turn_for(this, m);
-      const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
-      if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
-      if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
-      const what = _rt_kind_name(turn, action), options = turn.ready.length ? turn.ready : kind.own;
-      let cost = null;
-      for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
-      const log = [];
-      if (cost === null) {
-        const plan = this._over(_rt_budget_plan(name, options[0], [], false,
-          `${name}本回合剩余${_rt_left_text(turn, m.spent)}，不能宣言准备${what}（${_rt_shown_cost(turn, options[0])}）`));
-        cost = plan.cost;
-        log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
-      }
-      const spent = _rt_budget_add(turn, m.spent, cost);
-      log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
-      return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
-                         log: this.log.concat(log)});
-    },
-    // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
-    _new_turn(members, turn, log) {
-      if (this.rules.turn === null) return;
-      const i = turn % members.length, m = members[i];
-      if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_kind_name(this.rules.turn, m.ready)}未被触发，失效`));
-      if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
-      if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
-    },
-    // What `name` has left of its turn, in the rules' words ('' without a turn budget).
-    left(name) {
-      if (this.rules.turn === null) return '';
-      const m = this.member(name);
-      return _rt_left_text(_rt_turn_for(this, m), m.spent);
-    },
-  };
-  for (const key of Object.keys(_rt_BUDGET)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_BUDGET[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-
-  // ---- conditions and relations (fight_carried.py) ----
-  // What a combatant carries from one action into later ones: which conditions it has now (its own,
-  // its relations', its states'), which apply to an action, what they forbid, and how they are set,
-  // used up and ended. Fight's methods, as the Python runtime's Carried mixin.
-  const _rt_CARRIED = {
-    // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
-    _active(m) {
-      const rules = this.rules, out = m.conditions.slice();
-      for (const r of this.relations) {
-        const spec = rules.relation_specs.get(r[0]);
-        if (spec === undefined) continue;
-        if (spec.held && r[2] === m.name && !_rt_has_condition(m, spec.held, r[1])) out.push(new _rt_Condition(spec.held, 1, r[1], -1));
-        if (spec.holder && r[1] === m.name && !_rt_has_condition(m, spec.holder, r[2])) {
-          out.push(new _rt_Condition(spec.holder, 1, r[2], -1));
-        }
-      }
-      for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
-      const counted = out.slice();  // counted as in a state: its forbids
-      for (const c of counted) {
-        for (const s of rules.conditions.get(c.id).as_states) {
-          if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
-        }
-      }
-      return out;
-    },
-    // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;
-    // outside one, those with no scope.
-    _applying(m, procedure, byName) {
-      const out = [];
-      for (const c of this._active(m)) {
-        const spec = this.rules.conditions.get(c.id);
-        if (procedure === undefined || procedure === null || byName === undefined || byName === null) {
-          if (!_rt_scope_any(spec.applies)) out.push([c, spec]);
-        } else if (_rt_matches(spec.applies, procedure, _rt_role(byName, m.name), c.source ? _rt_role(byName, c.source) : null)) {
-          out.push([c, spec]);
-        }
-      }
-      return out;
-    },
-    // Refuse an action the actor's conditions forbid (Refused, saying which and what).
-    _refuse(m, procedure, spec, byName) {
-      for (const c of this._active(m)) {
-        const cs = this.rules.conditions.get(c.id);
-        if (_rt_scope_any(cs.applies) && !_rt_matches(cs.applies, procedure, _rt_role(byName, m.name),
-                                                      c.source ? _rt_role(byName, c.source) : null)) continue;
-        const what = _rt_forbidding(cs, procedure, spec.action, spec.nature);
-        if (what) throw new Refused(`${m.name}处于${cs.name}状态，不能进行${what}（${spec.name}）`, {key: procedure});
-      }
-    },
-    // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
-    _set_condition(m, cid, value, source, holder, src, log) {
-      const spec = this.rules.conditions.get(cid), n = this.members.length;
-      const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
-      const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
-      let old = null;
-      for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
-      if (old !== null && spec.stack === 'add') value = old.value + value;
-      value = _rt_clamp(value, 0, spec.max_value);
-      const kept = m.conditions.filter(c => c !== old);
-      if (old === null && kept.length >= MAX_CONDITIONS) {
-        log.push(_rt_line(`${m.name}身上的条件已达上限${MAX_CONDITIONS}个，${spec.name}未生效`));
-        return m;
-      }
-      const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
-      const by = source ? `，来自${source}` : '';
-      log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
-      return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
-    },
-    // End the conditions the action used up, and those whose holder's part in it ends them.
-    _end_used(action, spec, members, log) {
-      const byName = new Map();
-      for (let i = action.roles.length - 1; i >= 0; i--) byName.set(action.roles[i][1], action.roles[i][0]);
-      const seen = [];
-      for (const rn of action.roles) if (seen.indexOf(rn[1]) < 0) seen.push(rn[1]);
-      for (const name of seen) {
-        const m = members.get(name), kept = [];
-        for (const c of m.conditions) {
-          const cs = this.rules.conditions.get(c.id);
-          let ends = action.used.some(u => u[0] === name && u[1] === c.id && u[2] === c.source);
-          for (const x of cs.ends) {
-            if (x.kind === 'acts' && _rt_matches(x.scope, action.procedure, _rt_role(byName, name),
-                                                 c.source ? _rt_role(byName, c.source) : null)) {
-              ends = ends || !x.scope.when || !!action.result[x.scope.when];
-            }
-          }
-          if (ends) log.push(_rt_line(`${name}的${cs.name}结束（${spec.name}）`));
-          else kept.push(c);
-        }
-        if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
-      }
-    },
-    // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
-    _settle(log, before) {
-      const rules = this.rules;
-      const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
-      if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
-          !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
-        return this._with({log: _rt_log_add(this._log, log)});
-      }
-      const members = this.members.slice();
-      let relations = this.relations;
-      let current = null;  // the fight as the members and relations now stand (made again after a change)
-      const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
-      for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
-        let changed = false;
-        for (let i = 0; i < members.length; i++) {
-          const m = members[i];
-          // only a condition that a stat ends needs the stats (the same answer, without making them)
-          const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
-          const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
-          const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
-          const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
-          m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
-            if (!ended || why[j] === null) return;
-            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
-          });
-          if (kept.length !== m.conditions.length) {
-            members[i] = _rt_member_with(m, {conditions: kept});
-            changed = true;
-            current = null;
-          }
-        }
-        const byName = new Map(members.map(m => [m.name, m]));
-        const live = [];
-        for (const rel of relations) {
-          const spec = rules.relation_specs.get(rel[0]);
-          let why = '';
-          if (spec !== undefined) {
-            const h = now();
-            const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
-            const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
-            why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
-            if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
-            const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
-            if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
-          }
-          if (why) {
-            log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));
-            changed = true;
-          } else {
-            live.push(rel);
-          }
-        }
-        if (live.length !== relations.length) current = null;
-        relations = live;
-        if (!changed) break;
-      }
-      const seen = new Set();
-      for (const rel of before.concat(this.relations)) {
-        const k = rel.join('\u0000');
-        if (seen.has(k)) continue;
-        seen.add(k);
-        const spec = rules.relation_specs.get(rel[0]);
-        if (spec === undefined || relations.some(r => r.join('\u0000') === k)) continue;
-        for (let i = 0; i < members.length; i++) {  // what the relation gave ends with it
-          const m = members[i];
-          const other = m.name === rel[2] ? rel[1] : m.name === rel[1] ? rel[2] : '';
-          const ids = m.name === rel[2] ? spec.clears.concat([spec.held]) : m.name === rel[1] ? [spec.holder] : [];
-          const kept = m.conditions.filter(c => !(c.source === other && ids.indexOf(c.id) >= 0));
-          for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
-          members[i] = _rt_member_with(m, {conditions: kept});
-        }
-      }
-      return this._with({members: members, relations: relations, log: _rt_log_add(this._log, log)});
-    }
-  };
-  for (const key of Object.keys(_rt_CARRIED)) {
-    Object.defineProperty(Fight.prototype, key, {value: _rt_CARRIED[key], writable: false, enumerable: false,
-                                                 configurable: false});
-  }
-  Object.freeze(Fight.prototype);
-
-  // ---- conditions beyond their turn-bound expiry (fight_events.py) ----
-  // `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
-  // what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
-  // (`turn_pools:`, read by the turn budget).
-  const _rt_ANY_TRACK = 'any_track';
-  // What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
-  function _rt_taken(rules, spec, before, after) {
-    for (const x of spec.ends) {
-      if (x.kind !== 'takes') continue;
-      if (rules.counters.has(x.stat)) {
-        const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
-        if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
-        continue;
-      }
-      for (const tp of after.points) {
-        const gained = tp[1] - _rt_get(before.points, tp[0]);
-        if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
-          return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
-        }
-      }
-    }
-    return '';
-  }
-  // End, in `members` (a Map: the action's result so far), each condition its holder held before
-  // the action (not one the action set) whose holder took what ends it.
-  function _rt_end_on_taking(rules, before, members, log) {
-    const old = new Map(before.map(m => [m.name, m]));
-    for (const [name, m] of members) {
-      if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
-      const held = old.get(name).conditions;
-      const kept = [];
-      for (const c of m.conditions) {
-        const spec = rules.conditions.get(c.id);
-        const was = held.some(d => d.id === c.id && d.source === c.source);
-        const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
-        if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
-        else kept.push(c);
-      }
-      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
-    }
-  }
-  // The states `m` is in now: its own and those its conditions count it as being in.
-  function _rt_states_of(fight, m) {
-    const out = new Set(m.states);
-    for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
-    return out;
-  }
-  // Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
-  // ('' for a stat, the state's name).
-  function _rt_settled(rules, spec, stats, states) {
-    for (const x of spec.ends) {
-      if (x.kind === 'stat' && stats[x.stat] === true) return '';
-      if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
-    }
-    return null;
-  }
-  // Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
-  // Whether anything followed.
-  function _rt_follow_lapsed(fight, members, lapsed, log) {
-    const rules = fight.rules;
-    let followed = false;
-    for (const ic of lapsed) {
-      const i = ic[0];
-      for (const kv of rules.conditions.get(ic[1].id).then) {
-        const m = members[i];
-        if (kv[0] === 'condition') {
-          members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
-        } else if (m.states.indexOf(kv[1]) < 0) {
-          members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
-          log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
-        }
-        followed = true;
-      }
-    }
-    return followed;
-  }
-  const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
-  // `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
-  // within 0 and the pool's most.
-  function _rt_turn_from_stats(fight, m, turn) {
-    const stats = fight._effective(m);
-    const pools = turn.pools.map(p => (!p.stat ? p
-      : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
-    return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
-  }
-  // What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
-  // it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
-  function _rt_turn_for(fight, m) {
-    let turn = fight.rules.turn;
-    if (turn === null) return turn;
-    if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
-    if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
-    const low = new Map();
-    for (const c of fight._active(m)) {
-      for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
-        low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
-      }
-    }
-    if (!low.size) return turn;
-    const pools = turn.pools.map(p => (!low.has(p.id) ? p
-      : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
-    const key = pools.map(p => p.per_turn).join(',');
-    if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
-    const known = _rt_SHORT_TURNS.get(turn);
-    if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
-    return known.get(key);
-  }
-
-  // ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
-  // How many identical actions until an outcome's running total reaches a threshold, as an
-  // absorbing chain over the total; the sums run in the same order as the Python runtime's, so the
-  // odds agree to the last few bits. Bounded by MAX_THRESHOLD, MAX_ATTACKS and MAX_CHAIN_WORK.
-  const MAX_ATTACKS = 10000;
-  const MAX_THRESHOLD = 100000;
-  const MAX_CHAIN_WORK = 2000000;
-  const _rt_CHAIN_OVERHEAD = 16;
-
-  // The distribution of the number of actions until a running total reaches a threshold.
-  class UntilOdds {
-    constructor(probabilities, tail, threshold) {
-      this.probabilities = Object.freeze(probabilities); this.tail = tail; this.threshold = threshold;
-      Object.freeze(this);
-    }
-    // The mean number of actions, counting the tail as reached at the cut-off.
-    get expected() {
-      let s = 0;
-      for (let k = 0; k < this.probabilities.length; k++) s += (k + 1) * this.probabilities[k];
-      return s + (this.probabilities.length + 1) * this.tail;
-    }
-    at_most(n) {
-      let s = 0;
-      for (let k = 0; k < Math.min(Math.max(0, n), this.probabilities.length); k++) s += this.probabilities[k];
-      return s;
-    }
-    get median() {
-      let total = 0;
-      for (let k = 0; k < this.probabilities.length; k++) {
-        total += this.probabilities[k];
-        if (total >= 0.5) return k + 1;
-      }
-      return this.probabilities.length + 1;
-    }
-    toDict() {
-      return {probabilities: this.probabilities.slice(), tail: this.tail, threshold: this.threshold,
-              expected: this.expected, median: this.median};
-    }
-    toJSON() { return this.toDict(); }
-  }
-  function _rt_is_int(v) { return typeof v === 'number' && Number.isInteger(v); }
-  function _rt_chain_check(threshold, maxAttacks) {
-    if (!_rt_is_int(threshold) || threshold < 1 || threshold > MAX_THRESHOLD) {
-      throw new OutOfBounds(`阈值必须是1至${MAX_THRESHOLD}的整数`, {key: 'threshold'});
-    }
-    if (!_rt_is_int(maxAttacks) || maxAttacks < 1 || maxAttacks > MAX_ATTACKS) {
-      throw new OutOfBounds(`最多攻击次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_attacks'});
-    }
-  }
-  function _rt_too_much(work) {
-    return new OutOfBounds(`阈值×结果种数×攻击次数的计算量${work}超过${MAX_CHAIN_WORK}：请降低阈值或最多攻击次数`,
-                           {key: 'threshold'});
-  }
-  // A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
-  function _rt_chain_row(gains) {
-    const values = [], probs = [];
-    let stay = 0.0;
-    for (const vp of gains.entries()) {
-      const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
-      if (chance <= 0.0) continue;
-      if (gained === 0) stay += chance;
-      else { values.push(gained); probs.push(chance); }
-    }
-    return [values, probs, stay];
-  }
-  function _rt_as_map(marginal) {
-    if (marginal instanceof Map) return marginal;
-    if (_rt_is_mapping(marginal)) return new Map(Object.keys(marginal).map(k => [Number(k), marginal[k]]));
-    throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
-  }
-  // Exactly: the number of independent actions, each adding a value drawn from `marginal` (a Map
-  // value -> probability), until the running total reaches `threshold`.
-  function attacks_until(marginal, threshold, maxAttacks, negligible) {
-    maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
-    marginal = _rt_as_map(marginal);
-    for (const v of marginal.keys()) if (!_rt_is_int(v) || v < 0) throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
-    _rt_chain_check(threshold, maxAttacks);
-    return _rt_chain([[0, threshold, _rt_chain_row(marginal)]], threshold, maxAttacks,
-                     negligible === undefined ? 1e-15 : negligible);
-  }
-  // attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
-  // total that returns the same Map object as the one before shares its step).
-  function chain_until(gains, threshold, maxAttacks, negligible) {
-    maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
-    _rt_chain_check(threshold, maxAttacks);
-    if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
-    const rows = new Map(), runs = [];
-    for (let total = 0; total < threshold; total++) {
-      const g = gains(total);
-      let row = rows.get(g);
-      if (row === undefined) { row = _rt_chain_row(g); rows.set(g, row); }
-      if (runs.length && runs[runs.length - 1][2] === row) runs[runs.length - 1][1] = total + 1;
-      else runs.push([total, total + 1, row]);
-    }
-    return _rt_chain(runs, threshold, maxAttacks, negligible === undefined ? 1e-15 : negligible);
-  }
-  function _rt_chain(runs, threshold, maxAttacks, negligible) {
-    let per = 0;
-    for (const run of runs) per += (run[2][0].length + 1) * (run[1] - run[0] + _rt_CHAIN_OVERHEAD);
-    const work = maxAttacks * per;
-    if (work > MAX_CHAIN_WORK) throw _rt_too_much(work);
-    let top = 0;
-    for (const run of runs) for (const v of run[2][0]) if (v > top) top = v;
-    let dist = new Array(threshold).fill(0.0);
-    dist[0] = 1.0;
-    let hi = 0, alive = 1.0;
     const out = [];
-    for (let step = 0; step < maxAttacks; step++) {
-      const nxt = new Array(threshold).fill(0.0);
-      let absorbed = 0.0, moved = false, fresh = 0;
-      for (const run of runs) {
-        const start = run[0];
-        if (start > hi) break;
-        const stop = Math.min(run[1], hi + 1), values = run[2][0], probs = run[2][1], stay = run[2][2];
-        const n = stop - start;
-        if (stay && start >= fresh) {
-          for (let i = 0; i < n; i++) nxt[start + i] = stay * dist[start + i];
-        } else if (stay) {
-          for (let i = 0; i < n; i++) nxt[start + i] = nxt[start + i] + stay * dist[start + i];
-        }
-        fresh = stop + top;
-        for (let j = 0; j < values.length; j++) {
-          const p = probs[j], at = start + values[j];
-          moved = true;
-          const inside = threshold - at;  // how many of the run's totals stay below the threshold
-          for (let i = 0; i < Math.min(n, inside); i++) nxt[at + i] = nxt[at + i] + p * dist[start + i];
-          if (inside < n) {
-            let s = 0;
-            for (let i = Math.max(0, inside); i < n; i++) s += dist[start + i];
-            absorbed += p * s;
-          }
-        }
-      }
-      if (!moved) {
-        for (let k = step; k < maxAttacks; k++) out.push(0.0);
-        break;
-      }
-      out.push(absorbed);
-      dist = nxt;
-      hi = Math.min(threshold - 1, hi + top);
-      alive = 0;
-      for (const x of dist) alive += x;
-      if (alive < negligible) break;
+    let plain = null;
+    for (const tp of m.points) {
+      if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
+      if (plain === null) plain = this._effective(m, false);
+      const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
+                                                      _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
+      if (amount > 0) out.push([tp[0], amount]);
     }
-    return new UntilOdds(out, Math.max(0.0, alive), threshold);
+    return out;
   }
-  // The exact mean number of actions until the running total reaches `threshold` (null when the
-  // total can never grow).
-  function expected_attacks(marginal, threshold) {
-    marginal = _rt_as_map(marginal);
-    _rt_chain_check(threshold, 1);
-    let stay = 0;
-    const steps = [];
-    for (const vp of marginal.entries()) {
-      if (vp[0] <= 0) stay += vp[1];
-      else if (vp[1] > 0) steps.push([Math.trunc(vp[0]), Number(vp[1])]);
-    }
-    if (threshold * Math.max(1, steps.length) > MAX_CHAIN_WORK) {
-      throw new OutOfBounds(`阈值×结果种数超过${MAX_CHAIN_WORK}`, {key: 'threshold'});
-    }
-    if (!steps.length || stay >= 1.0) return null;
-    let top = 0;
-    for (const s of steps) if (s[0] > top) top = s[0];
-    const e = new Array(threshold + top).fill(0.0), scale = 1.0 - stay;
-    for (let t = threshold - 1; t >= 0; t--) {
-      let s = 0;
-      for (const vp of steps) s += vp[1] * e[t + vp[0]];
-      e[t] = (1.0 + s) / scale;
-    }
-    return e[0];
+  // `name`'s conditions now: its own, those its relations give it, its states'.
+  active_conditions(name) {
+    for (const m of this.members) if (m.name === name) return this._active(m);
+    return [];
   }
-  // attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
-  function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
-    _rt_chain_check(threshold, maxAttacks);
-    if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
-    const result = odds();
-    if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
-    const marginal = result.marginal(field);
-    for (const v of marginal.keys()) {
-      if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
-    }
-    return attacks_until(marginal, threshold, maxAttacks);
+  holds(relation, holder, held) {
+    return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
   }
-  // The package's `until(procedure, field, threshold, ...args, options)`: args and options as
-  // `<procedure>_odds` takes them, plus max_attacks (default 200) in the options.
-  function _rt_until(rules, procedure, field, threshold, args) {
-    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-    if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
-    args = args.slice();
-    const last = args.length ? args[args.length - 1] : undefined;
-    const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
-    let maxAttacks = 200;
-    if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-    const kw = Object.create(null);
-    const positional = spec.positional;
-    for (let i = 0; i < args.length; i++) {
-      if (i < positional.length) kw[positional[i]] = args[i];
-    }
-    for (const k of Object.keys(options)) kw[k] = options[k];
-    if (args.length > positional.length) {
-      throw new OutOfBounds(`“${spec.name}”最多有${positional.length}个位置参数`, {key: 'args'});
-    }
-    return _rt_sequence_odds(() => _rt_fight_call(spec.odds, positional, kw), field, threshold, maxAttacks);
-  }
-  function _rt_is_plain(v) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-    const proto = Object.getPrototypeOf(v);
-    return proto === null || proto === Object.prototype;
-  }
-  // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
-  function _rt_state_threshold(rules, creature, track, limit, m) {
-    if (rules.accumulate === null) return 0;
-    if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
-    limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
-    const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
-      : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
-    const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
-    let hi = 1;
-    while (!reaches(hi)) {
-      if (hi >= limit) return 0;
-      hi = Math.min(limit, hi * 2);
-    }
-    let lo = Math.floor(hi / 2);
-    while (lo + 1 < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (reaches(mid)) hi = mid;
-      else lo = mid;
-    }
-    return hi;
-  }
-  // Fight.until_state: the chain over the target's points, each total with its own odds.
-  function _rt_until_state(fight, procedure, roles, target, track, options) {
-    const rules = fight.rules;
-    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
-    if (roles instanceof Map) roles = _rt_object(roles);
-    if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
-      throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
-    }
-    const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
-    if (effect === undefined || rules.accumulate === null) {
-      throw new OutOfBounds(`“${spec.name}”不给${target}累积负面点数`, {key: procedure});
-    }
-    if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
-    options = _rt_fight_options(options);
-    let maxAttacks = 200;
-    if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-    const m = fight.member(roles[target]);
-    const start = m.track_points(track);
-    const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
-    if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
-    const others = Object.create(null);
-    for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
-    const cache = new Map();
-    const gains = total => {
-      const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
-      const key = JSON.stringify(seen.toDict());
-      if (!cache.has(key)) {
-        const kw = Object.create(null);
-        kw[target] = seen;
-        for (const k of Object.keys(others)) kw[k] = others[k];
-        for (const k of Object.keys(options)) kw[k] = options[k];
-        const odds = _rt_fight_call(spec.odds, spec.positional, kw);
-        const atTrack = odds.fields.indexOf(effect.key), atPoints = odds.fields.indexOf(effect.field);
-        const dist = new Map();
-        for (const op of odds.outcomes) {
-          const gained = op[0][atTrack] === track ? Math.trunc(op[0][atPoints]) : 0;
-          dist.set(gained, (dist.has(gained) ? dist.get(gained) : 0.0) + op[1]);
-        }
-        cache.set(key, dist);
-      }
-      return cache.get(key);
-    };
-    return chain_until(gains, Math.max(1, needed - start), maxAttacks);
+  // What `name` has left of resource `rid`.
+  resource(name, rid) {
+    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+    return _rt_resource_amount(this.rules, this.member(name), rid);
   }
 
-  // ---- exact odds over a plan (fight_plan.py) ----
-  // How many actions of an opening sequence and then a repeated cycle until a target is reached
-  // (Fight.until_plan), following the whole fight state: the chain's states are fights (without their
-  // logs); each action maps a state to the states its outcomes lead to, by the procedure's exact odds
-  // with the stats and options the fight supplies in that state (Fight._prepare) and Fight.apply of
-  // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
-  const MAX_PLAN_STEPS = 100;
-  const MAX_PLAN_STATES = 20000;
-  const MAX_PLAN_WORK = 300000;
-  const _rt_MAX_PLAN_OPTIONS = 50;
-  const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
-  const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
-  const _rt_KIND_NAMES = {condition: '条件', state: '状态', counter: '计数', points: '累积槽'};
-
-  function _rt_cut20(value) { return Array.from(String(value)).slice(0, 20).join(''); }
-  function _rt_plan_step(rules, names, raw) {
-    if (!_rt_is_mapping(raw) || Object.keys(raw).some(k => _rt_PLAN_KEYS.indexOf(k) < 0) || !_rt_has(raw, 'procedure')) {
-      throw new OutOfBounds('计划的每一步是 {procedure, roles, options, end_turn} 的映射', {key: 'plan'});
+  // ---- acting ----
+  // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
+  // procedure's options (its other parameters and `dice`); the fight is unchanged.
+  resolve(procedure, roles, options) {
+    const prepared = this._prepare(procedure, roles, options);
+    _rt_check_call(prepared[0], procedure, prepared[1]);
+    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
+      const priced = this._priced(prepared[0], prepared[5], result);
+      prepared[4] = priced[0];
+      for (const s of priced[1]) prepared[2].push(s);
     }
-    const procedure = raw.procedure;
+    if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
+    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
+                           prepared[4]);
+  }
+  // What an action whose result decides what it spends (the kind of action: action_from; amounts of
+  // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
+  // lets it through: [plan, sentences]; Refused when refused.
+  _priced(spec, roles, result) {
+    if (this.rules.turn === null) return [null, []];
+    const action = spec.action_from ? String(result[spec.action_from]) : undefined;
+    const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
+    return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
+  }
+  // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
+  // the options its conditions supply, then the caller's), the sentences of the state that applied,
+  // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
+  _prepare(procedure, roles, options) {
+    const rules = this.rules;
     const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
-    if (!spec.odds) throw new OutOfBounds(`“${spec.name}”没有精确概率，不能用于计划`, {key: procedure});
-    const roles = _rt_get_or(raw, 'roles', null);
-    const given = _rt_is_mapping(roles) ? Object.keys(roles) : null;
-    if (given === null || given.length !== spec.roles.length || given.some(r => spec.roles.indexOf(r) < 0)) {
+    if (roles instanceof Map) roles = _rt_object(roles);
+    if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
+    const given = Object.keys(roles);
+    // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
+    if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
       throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
     }
-    for (const r of given) {
-      const name = roles[r];
-      if (typeof name !== 'string' || names.indexOf(name) < 0) {
-        throw new OutOfBounds(`战斗中没有“${name}”`, {key: _rt_cut20(name)});
-      }
+    options = _rt_fight_options(options);
+    const keys = Object.keys(options);
+    for (const key of keys) {
+      if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
     }
-    const options = _rt_get_or(raw, 'options', null) || {};
-    if (!_rt_is_mapping(options) || Object.keys(options).length > _rt_MAX_PLAN_OPTIONS) {
-      throw new OutOfBounds('选项应为映射', {key: 'options'});
-    }
-    for (const key of Object.keys(options)) {
-      if (!spec.params.has(key)) throw new OutOfBounds(`“${spec.name}”没有选项“${_rt_cut20(key)}”`, {key: _rt_cut20(key)});
-      const v = options[key];
-      if (v !== null && typeof v !== 'boolean' && typeof v !== 'number' && typeof v !== 'string') {
-        throw new OutOfBounds(`选项“${spec.params.get(key)}”应为数、真假或文字`, {key: key});
-      }
-    }
-    const endTurn = _rt_get_or(raw, 'end_turn', false);
-    if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
-    const opts = Object.create(null);
-    for (const key of Object.keys(options)) opts[key] = options[key];
-    return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
-                          end_turn: endTurn});
-  }
-  // [opening, cycle] of a plan: {opening: [step, ...], cycle: [step, ...]} (the cycle not empty) or a list of steps.
-  function _rt_read_plan(rules, names, plan) {
-    let opening, cycle;
-    if (Array.isArray(plan)) {
-      opening = []; cycle = plan;
-    } else if (_rt_is_mapping(plan) && Object.keys(plan).every(k => k === 'opening' || k === 'cycle')
-               && _rt_has(plan, 'cycle')) {
-      opening = _rt_get_or(plan, 'opening', null) || []; cycle = plan.cycle;
-    } else {
-      throw new OutOfBounds('计划应为 {opening: [...], cycle: [...]}，或一列步骤', {key: 'plan'});
-    }
-    if (!Array.isArray(opening) || !Array.isArray(cycle) || !cycle.length) {
-      throw new OutOfBounds('计划的循环部分至少要有一步', {key: 'plan'});
-    }
-    if (opening.length + cycle.length > MAX_PLAN_STEPS) throw new OutOfBounds(`计划最多${MAX_PLAN_STEPS}步`, {key: 'plan'});
-    return [opening.map(s => _rt_plan_step(rules, names, s)), cycle.map(s => _rt_plan_step(rules, names, s))];
-  }
-  function _rt_plan_target(rules, names, raw) {
-    if (!_rt_is_mapping(raw) || !_rt_has(raw, 'who')) {
-      throw new OutOfBounds('目标应为 {who, condition | state | counter | points, at_least} 的映射', {key: 'target'});
-    }
-    const kinds = _rt_TARGET_KINDS.filter(k => _rt_has(raw, k));
-    const allowed = ['who', 'at_least'].concat(_rt_TARGET_KINDS);
-    if (kinds.length !== 1 || Object.keys(raw).some(k => allowed.indexOf(k) < 0)) {
-      throw new OutOfBounds('目标要且只要给出 condition、state、counter、points 之一', {key: 'target'});
-    }
-    const who = raw.who, kind = kinds[0], key = raw[kind];
-    if (typeof who !== 'string' || names.indexOf(who) < 0) throw new OutOfBounds(`战斗中没有“${_rt_cut20(who)}”`, {key: 'who'});
-    const known = {condition: rules.conditions, state: rules.state_names, counter: rules.counters, points: rules.tracks}[kind];
-    if (typeof key !== 'string' || !known.has(key)) throw new OutOfBounds(`没有这个${_rt_KIND_NAMES[kind]}`, {key: kind});
-    const atLeast = _rt_get_or(raw, 'at_least', 1);
-    if (kind === 'counter' || kind === 'points') {
-      if (!_rt_is_int(atLeast) || atLeast < 1 || atLeast > MAX_VALUE) {
-        throw new OutOfBounds(`at_least 必须是1至${MAX_VALUE}的整数`, {key: 'at_least'});
-      }
-    } else if (_rt_has(raw, 'at_least')) {
-      throw new OutOfBounds('at_least 只用于 counter 与 points', {key: 'at_least'});
-    }
-    return Object.freeze({who: who, kind: kind, key: key, at_least: atLeast});
-  }
-  // One target or a list of them (reaching any is reaching the target).
-  function _rt_read_targets(rules, names, target) {
-    const raw = Array.isArray(target) ? target.slice() : [target];
-    if (raw.length < 1 || raw.length > _rt_MAX_PLAN_OPTIONS) {
-      throw new OutOfBounds(`目标应有1至${_rt_MAX_PLAN_OPTIONS}个`, {key: 'target'});
-    }
-    return raw.map(t => _rt_plan_target(rules, names, t));
-  }
-  function _rt_reached(fight, targets) {
-    for (const t of targets) {
-      const m = fight.member(t.who);
-      if (t.kind === 'state' && m.states.indexOf(t.key) >= 0) return true;
-      if (t.kind === 'condition' && fight._active(m).some(c => c.id === t.key)) return true;
-      if (t.kind === 'counter' && m.counter(t.key) >= t.at_least) return true;
-      if (t.kind === 'points' && m.track_points(t.key) >= t.at_least) return true;
-    }
-    return false;
-  }
-  // What tells two states of one chain apart (the combatants' base stats never change).
-  function _rt_plan_key(fight) {
-    return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
-                                                    m.lowered]),
-                           fight.turn, fight.relations]);
-  }
-  // `fight` with the counted total set aside (its counter at 0).
-  function _rt_plan_zero(fight, counted) {
-    return fight._with({members: fight.members.map(m => (m.name === counted.who
-      ? _rt_member_with(m, {counters: m.counters.filter(kv => kv[0] !== counted.key)}) : m))});
-  }
-  // The fight after the step: without its log, at the actor's next turn when the step ends the turn,
-  // its turn counted from the start of the round (every expiry moved with it).
-  function _rt_plan_end(fight, step) {
-    if (step.end_turn) {
-      const spec = fight.rules.actions.get(step.procedure);
-      const actor = step.roles[spec.subject][1];
-      for (let i = 0; i < fight.members.length; i++) {
-        fight = fight.next_turn();
-        if (fight.actor === actor) break;
-      }
-    }
-    const n = fight.members.length, shift = Math.floor(fight.turn / n) * n;
-    if (!shift) return fight._with({log: []});
-    const members = fight.members.map(m => _rt_member_with(m, {
-      modifiers: m.modifiers.map(x => (x.expires >= 0 ? new _rt_Modifier(x.stat, x.delta, x.expires - shift, x.source) : x)),
-      conditions: m.conditions.map(c => (c.expires >= 0 ? new _rt_Condition(c.id, c.value, c.source, c.expires - shift) : c)),
-    }));
-    return fight._with({members: members, turn: fight.turn - shift, log: []});
-  }
-  // The outcome fields of an action of `spec` that Fight.apply reads: its effects' amounts, gates and
-  // tracks, the gates of the conditions an action ends, and the kind of action it spends.
-  function _rt_fields_read(rules, spec) {
-    const read = [];
-    for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) read.push(x.scope.when);
-    if (spec.action_from) read.push(spec.action_from);  // the kind of action it spends
-    for (const pf of spec.costs) read.push(pf[1]);  // what it spends of the turn's pools
-    for (const e of spec.effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
-    return read.filter((f, i) => read.indexOf(f) === i);
-  }
-  // The steps of one until_plan call: each state's successors at each place in the plan, and each
-  // procedure's odds for the arguments a state gives it, computed once.
-  class _rt_PlanChain {
-    constructor(rules, counted) {
-      this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
-      this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
-    }
-    step(fight, key, place, step) {
-      const cacheKey = key + '\u0000' + place;
-      const kept = this.steps.get(cacheKey);
-      if (kept !== undefined) return kept;
-      const merged = new Map();
-      let prepared = null;
-      try {
-        prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
-      } catch (err) {
-        if (!(err instanceof Refused)) throw err;
-      }
-      if (prepared === null) {
-        this._add(merged, _rt_plan_end(fight, step), 1.0);
-      } else {
-        const outcomes = this._outcomes(step.procedure, prepared[0], prepared[1]);
-        if (this.work + outcomes.length > MAX_PLAN_WORK) {
-          throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_WORK}次结算：请减少最多行动次数`);
+    const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
+    for (const r of given) found[r] = this.member(roles[r]);
+    if (!this.relations.length && rules.turn === null) {
+      // nothing changes their stats or applies to them, and no turn budget: their base stats, as
+      // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
+      const kwargs = Object.create(null);
+      let plain = true;
+      for (const role of spec.roles) {
+        const m = found[role];
+        if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
+          plain = false;
+          break;
         }
-        this.work += outcomes.length;
-        for (const oq of outcomes) {
-          let plan = prepared[4];
-          if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
-            try {
-              plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
-            } catch (err) {
-              if (!(err instanceof Refused)) throw err;
-              this._add(merged, _rt_plan_end(fight, step), oq[1]);
-              continue;
-            }
-          }
-          const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
-          this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
-        }
+        kwargs[role] = m.base;
       }
-      const out = Array.from(merged.values()).map(v => [v[0], v[1], v[2], v[3]]);
-      this.steps.set(cacheKey, out);
-      return out;
-    }
-    _add(merged, after, q) {
-      let delta = 0;
-      if (this.counted !== null) {
-        delta = after.member(this.counted.who).counter(this.counted.key);
-        if (delta) after = _rt_plan_zero(after, this.counted);
-      }
-      const key = _rt_plan_key(after), k2 = key + '\u0000' + delta;
-      const have = merged.get(k2);
-      merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
-    }
-    // What one action adds to the counted total when it leaves the state as it was but for that
-    // total (told without applying it, plain_gains, else from its applied outcomes), so that the
-    // chain is the plain one over the total; null when some outcome changes the state or lowers it.
-    cycle_gains(fight, step) {
-      const plain = this.plain_gains(fight, step);
-      if (plain !== null) return plain;
-      const key = _rt_plan_key(fight), steps = this.step(fight, key, 0, step);
-      if (!steps.every(s => s[1] === key && s[2] >= 0)) return null;
-      const gains = new Map();
-      for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
-      return gains;
-    }
-    // What one action adds to the counted total, when it can be told without applying it: nobody
-    // carries anything (no modifier, state, condition, points, relation, turn budget) and every
-    // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
-    // was and the chain is the plain one. null when that cannot be told this way.
-    plain_gains(fight, step) {
-      const counted = this.counted;
-      if (counted === null || fight.relations.length || fight.rules.turn !== null) return null;
-      if (fight.members.some(m => m.modifiers.length || m.states.length || m.conditions.length || m.points.length)) return null;
-      let prepared;
-      try {
-        prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
-      } catch (err) {
-        if (err instanceof Refused) return null;
-        throw err;
-      }
-      if (prepared[4] !== null && prepared[4] !== undefined) return null;
-      const spec = prepared[0], roles = new Map(step.roles), gains = new Map();
-      for (const oq of this._outcomes(step.procedure, spec, prepared[1])) {
-        const outcome = oq[0];
-        let delta = 0;
-        for (const e of spec.effects) {
-          if (e.when && !outcome[e.when]) continue;
-          const amount = e.field ? Math.trunc(Number(outcome[e.field])) * e.sign : 0;
-          if (e.kind === 'counter' && e.key === counted.key && roles.get(e.role) === counted.who) delta += amount;
-          else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
-          else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
-          else if (e.kind === 'clear') continue;  // nobody has a condition to clear
-          else if ((e.kind === 'resource' || e.kind === 'capacity') && _rt_resource_spent(e, outcome) === 0) continue;
-          else return null;
-        }
-        if (delta < 0) return null;
-        gains.set(delta, (gains.has(delta) ? gains.get(delta) : 0.0) + oq[1]);
-      }
-      return gains;
-    }
-    _outcomes(procedure, spec, kwargs) {
-      let cacheKey = null;
-      try {
-        cacheKey = JSON.stringify([procedure, Object.keys(kwargs).sort().map(k => [k, kwargs[k]])]);
-      } catch (err) {
-        cacheKey = null;
-      }
-      if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
-      _rt_check_call(spec, procedure, kwargs);
-      const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
-      if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
-      const fields = odds.fields, wanted = this.read.get(procedure);
-      const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
-      const grouped = new Map();
-      for (const op of odds.outcomes) {
-        if (op[1] <= 0.0) continue;
-        const projected = at.map(i => op[0][i]), k = JSON.stringify(projected);
-        const have = grouped.get(k);
-        if (have === undefined) grouped.set(k, [projected, op[1]]);
-        else have[1] += op[1];
-      }
-      const out = Array.from(grouped.values()).map(vp => {
-        const outcome = {};
-        read.forEach((f, i) => { outcome[f] = vp[0][i]; });
-        return [Object.freeze(outcome), vp[1]];
-      });
-      if (cacheKey !== null) this.odds.set(cacheKey, out);
-      return out;
-    }
-  }
-  function _rt_until_plan(fight, plan, target, options) {
-    const rules = fight.rules, names = fight.members.map(m => m.name);
-    const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
-    const targets = _rt_read_targets(rules, names, target);
-    options = _rt_options(options, ['max_actions', 'negligible']);
-    const maxActions = options.max_actions === undefined ? 200 : options.max_actions;
-    const negligible = options.negligible === undefined ? 1e-15 : options.negligible;
-    if (!_rt_is_int(maxActions) || maxActions < 1 || maxActions > MAX_ATTACKS) {
-      throw new OutOfBounds(`最多行动次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_actions'});
-    }
-    if (_rt_reached(fight, targets)) throw new OutOfBounds('战斗已经达到这个目标', {key: 'target'});
-    // A lone counter target is carried beside the state rather than in it (counters feed no stat).
-    const counted = targets.length === 1 && targets[0].kind === 'counter' ? targets[0] : null;
-    let start = fight._with({log: []}), total0 = 0;
-    if (counted !== null) {
-      total0 = start.member(counted.who).counter(counted.key);
-      start = _rt_plan_zero(start, counted);
-    }
-    let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
-    const chain = new _rt_PlanChain(rules, counted), out = [];
-    if (counted !== null && !opening.length && cycle.length === 1) {
-      // one action again and again that leaves the state as it was (but for the total): the plain
-      // chain over the total (attacks_until)
-      const gains = chain.cycle_gains(start, cycle[0]);
-      if (gains !== null) {
-        const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
-        return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
+      if (plain) {
+        for (const k of keys) kwargs[k] = options[k];
+        return [spec, kwargs, [], [], null, roles];
       }
     }
-    let alive = 1.0;
-    for (let k = 0; k < maxActions; k++) {
-      const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;
-      const step = place < opening.length ? opening[place] : cycle[place - opening.length];
-      const nxt = new Map();
-      let absorbed = 0.0;
-      for (const kv of dist.entries()) {
-        const totals = kv[1][1];
-        for (const next of chain.step(kv[1][0], kv[0], place, step)) {
-          const after = next[0], key = next[1], delta = next[2], q = next[3];
-          if (counted === null && _rt_reached(after, targets)) {
-            let s = 0;
-            for (const p of totals.values()) s += p;
-            absorbed += q * s;
-            continue;
-          }
-          let have = nxt.get(key);
-          if (have === undefined) { have = [after, new Map()]; nxt.set(key, have); }
-          const into = have[1];
-          for (const tp of totals.entries()) {
-            const total = tp[0] + delta;
-            if (counted !== null && total >= counted.at_least) absorbed += tp[1] * q;
-            else into.set(total, (into.has(total) ? into.get(total) : 0.0) + tp[1] * q);
+    const byName = new Map();
+    for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
+    this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
+    const plan = spec.action_from || spec.costs.length ? null  // else _priced
+      : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
+    const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
+    const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
+    for (const role of spec.roles) {
+      const m = this.member(roles[role]);
+      const applying = this._applying(m, procedure, byName);
+      kwargs[role] = this._effective(m, true, applying);
+      for (const s of this.applied_to(m.name, applying)) applied.push(s);
+      for (const cs of applying) {
+        const c = cs[0], spc = cs[1];
+        for (const pv of spc.options) {
+          if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
+            supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
+            suppliedKeys.push(pv[0]);
+            applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
           }
         }
+        if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
+          used.push([m.name, c.id, c.source]);
+        }
       }
-      let live = 0;
-      for (const v of nxt.values()) live += v[1].size;
-      if (live > MAX_PLAN_STATES) {
-        throw new LimitExceeded(`计划的战斗状态有${live}种，超过上限${MAX_PLAN_STATES}：请减少最多行动次数`);
-      }
-      out.push(absorbed);
-      dist = new Map(Array.from(nxt.entries()).filter(kv => kv[1][1].size > 0));
-      alive = 0;
-      for (const v of dist.values()) for (const p of v[1].values()) alive += p;
-      if (alive < negligible) break;
     }
-    return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+    if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
+      const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
+      for (const s of pks[2]) applied.push(s);
+      for (const k of pks[1]) kwargs[k] = pks[0][k];
+    }
+    for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
+      for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
+    }
+    for (const k of Object.keys(options)) kwargs[k] = options[k];
+    return [spec, kwargs, applied, used, plan, roles];
   }
-  // The exact mean number of actions of `plan` until `target` (Fight.expected_until): solved for the
-  // mean where one action repeated leaves the state as it was (expected_attacks, no cut-off), else
-  // from until_plan's distribution; null when the target may never be reached, or not within
-  // max_actions (more than 1e-9 of the chance left).
-  function _rt_expected_until(fight, plan, target, options) {
-    const rules = fight.rules, names = fight.members.map(m => m.name);
-    const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
-    const targets = _rt_read_targets(rules, names, target);
-    options = _rt_options(options, ['max_actions']);
-    const maxActions = options.max_actions === undefined ? 1000 : options.max_actions;
-    if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
-      const counted = targets[0];
-      const start = _rt_plan_zero(fight._with({log: []}), counted);
-      const gains = new _rt_PlanChain(rules, counted).cycle_gains(start, cycle[0]);
-      const need = counted.at_least - fight.member(counted.who).counter(counted.key);
-      if (gains !== null && need >= 1) return expected_attacks(gains, need);
-    }
-    const odds = _rt_until_plan(fight, plan, target, {max_actions: maxActions});
-    return odds.tail <= 1e-9 ? odds.expected : null;
+  // Resolve and apply in one call: [action, fight].
+  act(procedure, roles, options) {
+    const action = this.resolve(procedure, roles, options);
+    return [action, this.apply(action)];
   }
 
-  // ---- resources and lowered capacities (fight_resources.py) ----
-  // A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
-  // number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
-  // track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
-  function _rt_resource_top(spec, base) {
-    return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
-  }
-  // What `m` has left of resource `rid`: what it changed to, else its starting amount.
-  function _rt_resource_amount(rules, m, rid) {
-    for (const kv of m.resources) if (kv[0] === rid) return kv[1];
-    const spec = rules.resources.get(rid);
-    const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
-    return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
-  }
-  // The stats the procedures read as what is left, set to it (within each stat's range).
-  function _rt_resource_reflect(rules, m, values) {
-    for (const kv of m.resources) {
-      const spec = rules.resources.get(kv[0]);
-      if (spec !== undefined && spec.stat) {
-        const nlh = rules.stats.get(spec.stat);
-        values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+  // ---- what applying changes in a member (fight_stats.py) ----
+  // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
+  // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
+  static _modify(m, next, log) {
+    for (let i = 0; i < m.modifiers.length; i++) {
+      const x = m.modifiers[i];
+      if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
+        const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
+        return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
       }
     }
+    if (m.modifiers.length >= MAX_MODIFIERS) {
+      log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
+      return m;
+    }
+    return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
   }
-  // The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
-  function _rt_capacity_kw(rules, m, track, options) {
-    const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
-    if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
-    return options;
-  }
-  function _rt_resource_spent(e, result) {
-    return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
-  }
-  function _rt_resource_refusal(rules, m, rid, wanted, what) {
-    const spec = rules.resources.get(rid);
-    return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
-                       {key: 'resource'});
-  }
-  // What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
-  // spends more than its holder has left.
-  function _rt_refuse_spends(fight, spec, roles, result, applied) {
-    const wanted = new Map();
-    for (const e of spec.effects) {
-      if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
-        const key = roles[e.role] + '\u0000' + e.key;
-        wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+  // The ruleset's recovery rule for a combatant whose counter grew.
+  _recover(m, taken, log) {
+    const rules = this.rules, od = rules.on_damage;
+    for (const tp of m.points) {
+      const track = tp[0], points = tp[1];
+      const state = rules.track_states.get(track);
+      if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
+      const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
+      if (left !== points) {
+        m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
       }
-    }
-    for (const kv of wanted) {
-      const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
-      const left = _rt_resource_amount(fight.rules, m, parts[1]);
-      if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
-      if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
-    }
-  }
-  // The options the fight gives a procedure that reads a track's points and capacity loss.
-  function _rt_track_inputs(rules, procedure, m, options) {
-    const inputs = rules.track_inputs.get(procedure), out = [];
-    if (inputs === undefined) return out;
-    let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
-    if (track !== null && typeof track === 'object') track = track.id;
-    if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
-    if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
-    if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
-    return out;
-  }
-  // `m` after a resource or capacity effect of an action named `what` (a sentence each).
-  function _rt_resource_effect(fight, m, e, result, what, log) {
-    const rules = fight.rules;
-    if (e.kind === 'capacity') {
-      const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
-      if (!n || !rules.tracks.has(track)) return m;
-      const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
-      if (loss === before) return m;
-      log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
-      return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
-    }
-    const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
-    if (!n) return m;
-    const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
-    if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
-    const after = e.sign < 0 ? before - n : Math.min(most, before + n);
-    const full = e.sign > 0 && before + n >= most ? '，已满' : '';
-    log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
-    m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
-    if (spec.on_empty && spec.knocks) {
-      const names = fight.members.map(x => x.name);
-      const has = m.conditions.some(c => c.id === spec.on_empty);
-      const spared = !!(e.other && result[e.other]);
-      if (after === 0 && before > 0 && !has && !spared) {
-        log.push(_rt_line(`${m.name}的${spec.name}已空`));
-        m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
-      } else if (after > 0 && has && spec.lifts) {
-        m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
-        log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+      if (awake) {
+        m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
       }
     }
     return m;
   }
-  // What `m` has left of each resource and each lowered capacity, for status.
-  function _rt_resources_shown(rules, m) {
-    const out = [];
-    for (const kv of rules.resources) {
-      const left = _rt_resource_amount(rules, m, kv[0]);
-      if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+
+  // ---- storing ----
+  // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
+  static from_dict(rules, data) {
+    let read;
+    try {
+      if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
+      read = _rt_read_fight(rules, data);
+    } catch (err) {
+      if (err instanceof RuleError) throw err;
+      throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
     }
-    for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+    return new Fight(rules, read[0], read[1], read[2], read[3]);
+  }
+
+  // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
+  // points on `track` put it into the track's state (fight_until.py; options: the procedure's
+  // options and max_attacks).
+  until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
+
+  // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
+  // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
+  until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
+  // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
+  expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
+  // Whether the fight has reached `target` (as until_plan takes it).
+  reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
+}
+
+function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
+function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
+function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
+function _rt_object(map) {
+  const out = Object.create(null);
+  for (const kv of map.entries()) out[kv[0]] = kv[1];
+  return out;
+}
+// The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
+function _rt_fight_options(options) {
+  if (options === undefined || options === null) return Object.create(null);
+  if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  const out = Object.create(null);
+  for (const k of Object.keys(options)) out[k] = options[k];
+  return out;
+}
+
+// ---- applying an action, and the next turn (fight.py) ----
+// What a resolved action's declared effects change (counters, tracks, modifiers, states, conditions,
+// resources, relations), the next combatant's turn, and a state the game master lifts: each a new
+// Fight. Fight's methods, as Fight.apply, next_turn and remove_state of the Python runtime.
+const _rt_APPLY = {
+  // A new fight with the action's declared effects applied (a sentence for each change).
+  apply(action) {
+    const rules = this.rules;
+    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
+    if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
+    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
+    const result = action.result;
+    const members = new Map(this.members.map(m => [m.name, m]));
+    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    let relations = null;  // made by the first relation effect (as fight.py)
+    const log = [];
+    const n = this.members.length;
+    let names = null;  // the members' names in order, made by the first effect that needs them
+    // whether a role holds a condition the action may use up or end
+    const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
+    if (holding) this._end_used(action, spec, members, log);
+    if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
+    for (const e of spec.effects) {
+      if (e.when && !result[e.when]) continue;
+      const who = roles.get(e.role);
+      let m = members.get(who);
+      const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
+      if (e.kind === 'counter') {
+        if (amount === 0) continue;
+        const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
+        m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
+        const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
+        log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
+          m = this._recover(m, Math.min(amount, rules.taken_max), log);
+        }
+        members.set(who, m);
+      } else if (e.kind === 'track') {
+        const track = String(result[e.key] || '');
+        if (!track || amount === 0 || !rules.tracks.has(track)) continue;
+        const before = _rt_get(m.points, track);
+        const total = _rt_clamp(before + amount, 0, rules.points_max);
+        m = _rt_with_points(m, _rt_put(m.points, track, total));
+        const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
+        log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.accumulate !== null) {
+          // its stats without debuffs: its base stats when nothing can change them (as fight.py)
+          const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
+            || this.relations.length ? this._effective(m, false) : m.base;
+          const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
+          const state = String(out[rules.state_index] || '');
+          if (state && m.states.indexOf(state) < 0) {
+            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
+            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
+            const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
+            m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
+            log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
+          }
+        }
+        if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
+          m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
+        }
+        members.set(who, m);
+      } else if (e.kind === 'modifier') {
+        if (amount === 0) continue;
+        if (names === null) names = this.members.map(x => x.name);
+        const index = names.indexOf(who);
+        let expires = -1;
+        if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
+        else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
+        m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
+        members.set(who, m);
+        const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
+        log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
+      } else if (e.kind === 'state') {
+        if (m.states.indexOf(e.key) < 0) {
+          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
+          log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
+        }
+      } else if (e.kind === 'condition') {
+        const value = e.field ? amount : 1;
+        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        if (names === null) names = this.members.map(x => x.name);
+        members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
+                                             source ? names.indexOf(source) : -1, log));
+      } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
+        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
+          const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
+          if (kept.length !== mm.conditions.length) {
+            members.set(name, _rt_member_with(mm, {conditions: kept}));
+            log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+          }
+        }
+      } else if (e.kind === 'resource' || e.kind === 'capacity') {
+        members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
+      } else if (e.kind === 'relation') {
+        if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
+        const held = roles.get(e.other);
+        const key = [e.key, who, held], k = key.join('\u0000');
+        if (e.duration === 'start' && !relations.has(k)) {
+          relations.set(k, key);
+          log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
+        } else if (e.duration === 'end' && relations.has(k)) {
+          relations.delete(k);
+          log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
+        }
+      }
+    }
+    if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
+    const changed = this.members.map(x => members.get(x.name));
+    if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
+      // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
+      return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
+    }
+    const same = relations === null || relations.size === this.relations.length
+      && this.relations.every(r => relations.has(r.join('\u0000')));
+    const after = this._with({members: changed,
+                              relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
+    return after._settle(log, this.relations);
+  },
+  // The next combatant's turn (a new round after the last); modifiers and conditions that last
+  // until the start of this turn lapse.
+  next_turn() {
+    const rules = this.rules, turn = this.turn + 1;
+    if (turn > MAX_TURN) {
+      throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
+    }
+    const log = [], members = [], lapsed = [];  // the lines this adds
+    for (const m of this.members) {
+      if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
+        members.push(m);
+        continue;
+      }
+      let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
+      for (const gone of m.modifiers) {
+        if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
+      }
+      let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
+      for (const c of m.conditions) {
+        if (lasting.indexOf(c) < 0) {
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+          lapsed.push([members.length, c]);
+        }
+      }
+      if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
+      if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
+      members.push(kept === m.modifiers && lasting === m.conditions ? m
+        : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
+    }
+    const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
+    this._new_turn(members, turn, log);
+    const n = this.members.length;
+    if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
+    const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
+    return followed ? after._settle([], []) : after;
+  },
+  // A new fight with `state` lifted from `name` (a recovery, the game master's call).
+  remove_state(name, state) {
+    const m = this.member(name);
+    if (m.states.indexOf(state) < 0) return this;
+    const kept = m.states.filter(s => s !== state);
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
+                       log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
+  },
+};
+for (const key of Object.keys(_rt_APPLY)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_APPLY[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- showing a fight (fight_shown.py) ----
+// A combatant's state in one line of the rules' language, what its state does to its stats, and
+// the plain data toDict writes (from_dict reads it back). Fight's methods, as the Python runtime's
+// Shown mixin.
+const _rt_SHOWN = {
+  // One line of `name`'s state in the rules' language.
+  status(name) {
+    const rules = this.rules, m = this.member(name);
+    const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
+    for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
+    const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
+    for (const s of m.states) {
+      const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
+      parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
+    }
+    for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
+      if (c.source) more.push(`来自${c.source}`);
+      if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
+      const forbids = _rt_forbids_text(spec, names);
+      if (forbids) more.push(forbids);
+      parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
+    }
+    if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
+    for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
+    for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
+    if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
+      parts.push(`本回合剩余${this.left(name)}`);
+      if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
+      if (m.ready) parts.push(`准备了${_rt_kind_name(this.rules.turn, m.ready)}`);
+    }
+    return `${name}：` + (parts.length ? parts.join('，') : '无变化');
+  },
+  // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
+  applied_to(name, applying) {
+    const rules = this.rules, m = this.member(name), out = [];
+    for (const x of m.modifiers) {
+      if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
+    }
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared && m.base[spared] === true) continue;
+      const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
+      if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
+    }
+    for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
+    if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
+      for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
+    }
+    for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
+      const c = cs[0], spec = cs[1];
+      const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
+                                                  : `非${_rt_name_of(rules.flag_names, sf[0])}`));
+      for (const sp of spec.adds) {
+        if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
+      }
+      for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
+      if (changes.length) {
+        const by = c.source ? `，来自${c.source}` : '';
+        out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
+      }
+    }
+    return out;
+  },
+  toDict() {
+    const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
+    return {
+      turn: this.turn, turns: this.rules.turn !== null,
+      members: this.members.map(m => {
+        const out = {
+          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
+        if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
+        if (m.lowered.length) out.lowered = pairs(m.lowered);
+        return out;
+      }),
+      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
+    };
+  },
+  toJSON() { return this.toDict(); },
+};
+for (const key of Object.keys(_rt_SHOWN)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_SHOWN[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- the turn as a budget (fight_budget.py) ----
+// What one combatant's turn holds (the ruleset's fight: turn: pools) and what each kind of action
+// costs from it, on its actor's own turn and off it, and what it takes from the next turn. Each
+// member carries `spent`, `owed` and `ready`; resolve refuses an action that does not fit when the
+// ruling says so (else lets it through with a sentence); apply spends it; a member's turn start
+// resets its budget to what it owed.
+function _rt_budget_amount(pool, value) {
+  const whole = Math.floor(value / pool.per_unit), part = value - whole * pool.per_unit;
+  const text = !part ? String(whole) : (whole ? `${whole}又` : '') + `${part}/${pool.per_unit}`;
+  return `${pool.name}${text}${pool.unit}`;
+}
+function _rt_shown_cost(turn, cost) {
+  return turn.pools.filter(p => _rt_get(cost, p.id)).map(p => _rt_budget_amount(p, _rt_get(cost, p.id))).join('、')
+    || '不耗费';
+}
+function _rt_budget_left(turn, spent) { return turn.pools.map(p => [p.id, p.per_turn - _rt_get(spent, p.id)]); }
+function _rt_left_text(turn, spent) {
+  const left = _rt_budget_left(turn, spent);
+  return turn.pools.map((p, i) => _rt_budget_amount(p, left[i][1])).join('、');
+}
+function _rt_fits(turn, spent, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  return cost.every(kv => _rt_get(spent, kv[0]) + kv[1] <= (per.has(kv[0]) ? per.get(kv[0]) : 0));
+}
+function _rt_budget_add(turn, pairs, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
+  return pairs;
+}
+function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
+  const out = new Map(cost);
+  for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
+  return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+function _rt_budget_plan(name, cost, owes, readied, over) {
+  return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
+}
+const _rt_BUDGET = {
+  // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
+  // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
+  // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
+  _plan(m, spec, action, extra) {
+    const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
+    if (action === undefined) action = spec.action;
+    if (turn === null || !action) return null;
+    const kind = turn.kinds.get(action);
+    if (kind === undefined) return null;
+    const what = _rt_kind_name(turn, action), own = m.name === this.actor;
+    if (!own && m.ready && m.ready === action) {  // the readied action, triggered
+      const readyKind = turn.kinds.get(m.ready);
+      const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
+      return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
+    }
+    let options = own ? kind.own : kind.off;
+    if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
+    if (!options.length) {
+      const where = !own ? '在自己的回合外' : '在自己的回合';
+      const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
+        .map(k => _rt_kind_name(turn, k));
+      const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
+      return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
+    }
+    for (const cost of options) if (_rt_fits(turn, m.spent, cost)) return _rt_budget_plan(m.name, cost, kind.next, false, '');
+    const over = `${m.name}本回合剩余${_rt_left_text(turn, m.spent)}，不能进行${what}（${_rt_shown_cost(turn, options[0])}）`;
+    return this._over(_rt_budget_plan(m.name, options[0], kind.next, false, over));
+  },
+  _over(plan) {
+    if (this.rules.turn.refuse) throw new Refused(plan.over, {key: 'turn'});
+    return plan;
+  },
+  // `m` after paying for an action (a sentence saying what it spent and what is left).
+  _spend(m, plan, log) {
+    const turn = _rt_turn_for(this, m);
+    if (plan === null || plan === undefined || turn === null) return m;
+    const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
+    if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    if (plan.cost.length) {
+      log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    }
+    if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
+    if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_kind_name(turn, m.ready)}`));
+    return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
+  },
+  // A new fight in which `name`, on its own turn, readies an action of kind `action`.
+  ready(name, action) {
+    const m = this.member(name), turn = _rt_turn_for(this, m);
+    const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
+    if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
+    if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
+    const what = _rt_kind_name(turn, action), options = turn.ready.length ? turn.ready : kind.own;
+    let cost = null;
+    for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
+    const log = [];
+    if (cost === null) {
+      const plan = this._over(_rt_budget_plan(name, options[0], [], false,
+        `${name}本回合剩余${_rt_left_text(turn, m.spent)}，不能宣言准备${what}（${_rt_shown_cost(turn, options[0])}）`));
+      cost = plan.cost;
+      log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    }
+    const spent = _rt_budget_add(turn, m.spent, cost);
+    log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
+                       log: this.log.concat(log)});
+  },
+  // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
+  _new_turn(members, turn, log) {
+    if (this.rules.turn === null) return;
+    const i = turn % members.length, m = members[i];
+    if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_kind_name(this.rules.turn, m.ready)}未被触发，失效`));
+    if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
+    if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
+  },
+  // What `name` has left of its turn, in the rules' words ('' without a turn budget).
+  left(name) {
+    if (this.rules.turn === null) return '';
+    const m = this.member(name);
+    return _rt_left_text(_rt_turn_for(this, m), m.spent);
+  },
+};
+for (const key of Object.keys(_rt_BUDGET)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_BUDGET[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- conditions and relations (fight_carried.py) ----
+// What a combatant carries from one action into later ones: which conditions it has now (its own,
+// its relations', its states'), which apply to an action, what they forbid, and how they are set,
+// used up and ended. Fight's methods, as the Python runtime's Carried mixin.
+const _rt_CARRIED = {
+  // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
+  _active(m) {
+    const rules = this.rules, out = m.conditions.slice();
+    for (const r of this.relations) {
+      const spec = rules.relation_specs.get(r[0]);
+      if (spec === undefined) continue;
+      if (spec.held && r[2] === m.name && !_rt_has_condition(m, spec.held, r[1])) out.push(new _rt_Condition(spec.held, 1, r[1], -1));
+      if (spec.holder && r[1] === m.name && !_rt_has_condition(m, spec.holder, r[2])) {
+        out.push(new _rt_Condition(spec.holder, 1, r[2], -1));
+      }
+    }
+    for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
+    const counted = out.slice();  // counted as in a state: its forbids
+    for (const c of counted) {
+      for (const s of rules.conditions.get(c.id).as_states) {
+        if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
+      }
+    }
+    return out;
+  },
+  // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;
+  // outside one, those with no scope.
+  _applying(m, procedure, byName) {
+    const out = [];
+    for (const c of this._active(m)) {
+      const spec = this.rules.conditions.get(c.id);
+      if (procedure === undefined || procedure === null || byName === undefined || byName === null) {
+        if (!_rt_scope_any(spec.applies)) out.push([c, spec]);
+      } else if (_rt_matches(spec.applies, procedure, _rt_role(byName, m.name), c.source ? _rt_role(byName, c.source) : null)) {
+        out.push([c, spec]);
+      }
+    }
+    return out;
+  },
+  // Refuse an action the actor's conditions forbid (Refused, saying which and what).
+  _refuse(m, procedure, spec, byName) {
+    for (const c of this._active(m)) {
+      const cs = this.rules.conditions.get(c.id);
+      if (_rt_scope_any(cs.applies) && !_rt_matches(cs.applies, procedure, _rt_role(byName, m.name),
+                                                    c.source ? _rt_role(byName, c.source) : null)) continue;
+      const what = _rt_forbidding(cs, procedure, spec.action, spec.nature);
+      if (what) throw new Refused(`${m.name}处于${cs.name}状态，不能进行${what}（${spec.name}）`, {key: procedure});
+    }
+  },
+  // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
+  _set_condition(m, cid, value, source, holder, src, log) {
+    const spec = this.rules.conditions.get(cid), n = this.members.length;
+    const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
+    const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
+    let old = null;
+    for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
+    if (old !== null && spec.stack === 'add') value = old.value + value;
+    value = _rt_clamp(value, 0, spec.max_value);
+    const kept = m.conditions.filter(c => c !== old);
+    if (old === null && kept.length >= MAX_CONDITIONS) {
+      log.push(_rt_line(`${m.name}身上的条件已达上限${MAX_CONDITIONS}个，${spec.name}未生效`));
+      return m;
+    }
+    const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
+    const by = source ? `，来自${source}` : '';
+    log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
+    return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
+  },
+  // End the conditions the action used up, and those whose holder's part in it ends them.
+  _end_used(action, spec, members, log) {
+    const byName = new Map();
+    for (let i = action.roles.length - 1; i >= 0; i--) byName.set(action.roles[i][1], action.roles[i][0]);
+    const seen = [];
+    for (const rn of action.roles) if (seen.indexOf(rn[1]) < 0) seen.push(rn[1]);
+    for (const name of seen) {
+      const m = members.get(name), kept = [];
+      for (const c of m.conditions) {
+        const cs = this.rules.conditions.get(c.id);
+        let ends = action.used.some(u => u[0] === name && u[1] === c.id && u[2] === c.source);
+        for (const x of cs.ends) {
+          if (x.kind === 'acts' && _rt_matches(x.scope, action.procedure, _rt_role(byName, name),
+                                               c.source ? _rt_role(byName, c.source) : null)) {
+            ends = ends || !x.scope.when || !!action.result[x.scope.when];
+          }
+        }
+        if (ends) log.push(_rt_line(`${name}的${cs.name}结束（${spec.name}）`));
+        else kept.push(c);
+      }
+      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+    }
+  },
+  // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
+  _settle(log, before) {
+    const rules = this.rules;
+    const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
+    if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
+        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
+      return this._with({log: _rt_log_add(this._log, log)});
+    }
+    const members = this.members.slice();
+    let relations = this.relations;
+    let current = null;  // the fight as the members and relations now stand (made again after a change)
+    const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
+    for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
+      let changed = false;
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i];
+        // only a condition that a stat ends needs the stats (the same answer, without making them)
+        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
+        const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
+        const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
+        const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
+        m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
+          if (!ended || why[j] === null) return;
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
+        });
+        if (kept.length !== m.conditions.length) {
+          members[i] = _rt_member_with(m, {conditions: kept});
+          changed = true;
+          current = null;
+        }
+      }
+      const byName = new Map(members.map(m => [m.name, m]));
+      const live = [];
+      for (const rel of relations) {
+        const spec = rules.relation_specs.get(rel[0]);
+        let why = '';
+        if (spec !== undefined) {
+          const h = now();
+          const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
+          const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
+          why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
+          if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
+          const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
+          if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
+        }
+        if (why) {
+          log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));
+          changed = true;
+        } else {
+          live.push(rel);
+        }
+      }
+      if (live.length !== relations.length) current = null;
+      relations = live;
+      if (!changed) break;
+    }
+    const seen = new Set();
+    for (const rel of before.concat(this.relations)) {
+      const k = rel.join('\u0000');
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const spec = rules.relation_specs.get(rel[0]);
+      if (spec === undefined || relations.some(r => r.join('\u0000') === k)) continue;
+      for (let i = 0; i < members.length; i++) {  // what the relation gave ends with it
+        const m = members[i];
+        const other = m.name === rel[2] ? rel[1] : m.name === rel[1] ? rel[2] : '';
+        const ids = m.name === rel[2] ? spec.clears.concat([spec.held]) : m.name === rel[1] ? [spec.holder] : [];
+        const kept = m.conditions.filter(c => !(c.source === other && ids.indexOf(c.id) >= 0));
+        for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        members[i] = _rt_member_with(m, {conditions: kept});
+      }
+    }
+    return this._with({members: members, relations: relations, log: _rt_log_add(this._log, log)});
+  }
+};
+for (const key of Object.keys(_rt_CARRIED)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_CARRIED[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+Object.freeze(Fight.prototype);
+
+// ---- conditions beyond their turn-bound expiry (fight_events.py) ----
+// `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
+// what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
+// (`turn_pools:`, read by the turn budget).
+const _rt_ANY_TRACK = 'any_track';
+// What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
+function _rt_taken(rules, spec, before, after) {
+  for (const x of spec.ends) {
+    if (x.kind !== 'takes') continue;
+    if (rules.counters.has(x.stat)) {
+      const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
+      if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
+      continue;
+    }
+    for (const tp of after.points) {
+      const gained = tp[1] - _rt_get(before.points, tp[0]);
+      if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
+        return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
+      }
+    }
+  }
+  return '';
+}
+// End, in `members` (a Map: the action's result so far), each condition its holder held before
+// the action (not one the action set) whose holder took what ends it.
+function _rt_end_on_taking(rules, before, members, log) {
+  const old = new Map(before.map(m => [m.name, m]));
+  for (const [name, m] of members) {
+    if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
+    const held = old.get(name).conditions;
+    const kept = [];
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const was = held.some(d => d.id === c.id && d.source === c.source);
+      const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
+      if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
+      else kept.push(c);
+    }
+    if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+  }
+}
+// The states `m` is in now: its own and those its conditions count it as being in.
+function _rt_states_of(fight, m) {
+  const out = new Set(m.states);
+  for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
+  return out;
+}
+// Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
+// ('' for a stat, the state's name).
+function _rt_settled(rules, spec, stats, states) {
+  for (const x of spec.ends) {
+    if (x.kind === 'stat' && stats[x.stat] === true) return '';
+    if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
+  }
+  return null;
+}
+// Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
+// Whether anything followed.
+function _rt_follow_lapsed(fight, members, lapsed, log) {
+  const rules = fight.rules;
+  let followed = false;
+  for (const ic of lapsed) {
+    const i = ic[0];
+    for (const kv of rules.conditions.get(ic[1].id).then) {
+      const m = members[i];
+      if (kv[0] === 'condition') {
+        members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
+      } else if (m.states.indexOf(kv[1]) < 0) {
+        members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
+        log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
+      }
+      followed = true;
+    }
+  }
+  return followed;
+}
+const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
+// `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
+// within 0 and the pool's most.
+function _rt_turn_from_stats(fight, m, turn) {
+  const stats = fight._effective(m);
+  const pools = turn.pools.map(p => (!p.stat ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
+  return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
+}
+// What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
+// it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
+function _rt_turn_for(fight, m) {
+  let turn = fight.rules.turn;
+  if (turn === null) return turn;
+  if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
+  if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+  const low = new Map();
+  for (const c of fight._active(m)) {
+    for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
+      low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
+    }
+  }
+  if (!low.size) return turn;
+  const pools = turn.pools.map(p => (!low.has(p.id) ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
+  const key = pools.map(p => p.per_turn).join(',');
+  if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
+  const known = _rt_SHORT_TURNS.get(turn);
+  if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
+  return known.get(key);
+}
+
+// ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
+// How many identical actions until an outcome's running total reaches a threshold, as an
+// absorbing chain over the total; the sums run in the same order as the Python runtime's, so the
+// odds agree to the last few bits. Bounded by MAX_THRESHOLD, MAX_ATTACKS and MAX_CHAIN_WORK.
+const MAX_ATTACKS = 10000;
+const MAX_THRESHOLD = 100000;
+const MAX_CHAIN_WORK = 2000000;
+const _rt_CHAIN_OVERHEAD = 16;
+
+// The distribution of the number of actions until a running total reaches a threshold.
+class UntilOdds {
+  constructor(probabilities, tail, threshold) {
+    this.probabilities = Object.freeze(probabilities); this.tail = tail; this.threshold = threshold;
+    Object.freeze(this);
+  }
+  // The mean number of actions, counting the tail as reached at the cut-off.
+  get expected() {
+    let s = 0;
+    for (let k = 0; k < this.probabilities.length; k++) s += (k + 1) * this.probabilities[k];
+    return s + (this.probabilities.length + 1) * this.tail;
+  }
+  at_most(n) {
+    let s = 0;
+    for (let k = 0; k < Math.min(Math.max(0, n), this.probabilities.length); k++) s += this.probabilities[k];
+    return s;
+  }
+  get median() {
+    let total = 0;
+    for (let k = 0; k < this.probabilities.length; k++) {
+      total += this.probabilities[k];
+      if (total >= 0.5) return k + 1;
+    }
+    return this.probabilities.length + 1;
+  }
+  toDict() {
+    return {probabilities: this.probabilities.slice(), tail: this.tail, threshold: this.threshold,
+            expected: this.expected, median: this.median};
+  }
+  toJSON() { return this.toDict(); }
+}
+function _rt_is_int(v) { return typeof v === 'number' && Number.isInteger(v); }
+function _rt_chain_check(threshold, maxAttacks) {
+  if (!_rt_is_int(threshold) || threshold < 1 || threshold > MAX_THRESHOLD) {
+    throw new OutOfBounds(`阈值必须是1至${MAX_THRESHOLD}的整数`, {key: 'threshold'});
+  }
+  if (!_rt_is_int(maxAttacks) || maxAttacks < 1 || maxAttacks > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多攻击次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_attacks'});
+  }
+}
+function _rt_too_much(work) {
+  return new OutOfBounds(`阈值×结果种数×攻击次数的计算量${work}超过${MAX_CHAIN_WORK}：请降低阈值或最多攻击次数`,
+                         {key: 'threshold'});
+}
+// A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
+function _rt_chain_row(gains) {
+  const values = [], probs = [];
+  let stay = 0.0;
+  for (const vp of gains.entries()) {
+    const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
+    if (chance <= 0.0) continue;
+    if (gained === 0) stay += chance;
+    else { values.push(gained); probs.push(chance); }
+  }
+  return [values, probs, stay];
+}
+function _rt_as_map(marginal) {
+  if (marginal instanceof Map) return marginal;
+  if (_rt_is_mapping(marginal)) return new Map(Object.keys(marginal).map(k => [Number(k), marginal[k]]));
+  throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+}
+// Exactly: the number of independent actions, each adding a value drawn from `marginal` (a Map
+// value -> probability), until the running total reaches `threshold`.
+function attacks_until(marginal, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  marginal = _rt_as_map(marginal);
+  for (const v of marginal.keys()) if (!_rt_is_int(v) || v < 0) throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+  _rt_chain_check(threshold, maxAttacks);
+  return _rt_chain([[0, threshold, _rt_chain_row(marginal)]], threshold, maxAttacks,
+                   negligible === undefined ? 1e-15 : negligible);
+}
+// attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
+// total that returns the same Map object as the one before shares its step).
+function chain_until(gains, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  _rt_chain_check(threshold, maxAttacks);
+  if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
+  const rows = new Map(), runs = [];
+  for (let total = 0; total < threshold; total++) {
+    const g = gains(total);
+    let row = rows.get(g);
+    if (row === undefined) { row = _rt_chain_row(g); rows.set(g, row); }
+    if (runs.length && runs[runs.length - 1][2] === row) runs[runs.length - 1][1] = total + 1;
+    else runs.push([total, total + 1, row]);
+  }
+  return _rt_chain(runs, threshold, maxAttacks, negligible === undefined ? 1e-15 : negligible);
+}
+function _rt_chain(runs, threshold, maxAttacks, negligible) {
+  let per = 0;
+  for (const run of runs) per += (run[2][0].length + 1) * (run[1] - run[0] + _rt_CHAIN_OVERHEAD);
+  const work = maxAttacks * per;
+  if (work > MAX_CHAIN_WORK) throw _rt_too_much(work);
+  let top = 0;
+  for (const run of runs) for (const v of run[2][0]) if (v > top) top = v;
+  let dist = new Array(threshold).fill(0.0);
+  dist[0] = 1.0;
+  let hi = 0, alive = 1.0;
+  const out = [];
+  for (let step = 0; step < maxAttacks; step++) {
+    const nxt = new Array(threshold).fill(0.0);
+    let absorbed = 0.0, moved = false, fresh = 0;
+    for (const run of runs) {
+      const start = run[0];
+      if (start > hi) break;
+      const stop = Math.min(run[1], hi + 1), values = run[2][0], probs = run[2][1], stay = run[2][2];
+      const n = stop - start;
+      if (stay && start >= fresh) {
+        for (let i = 0; i < n; i++) nxt[start + i] = stay * dist[start + i];
+      } else if (stay) {
+        for (let i = 0; i < n; i++) nxt[start + i] = nxt[start + i] + stay * dist[start + i];
+      }
+      fresh = stop + top;
+      for (let j = 0; j < values.length; j++) {
+        const p = probs[j], at = start + values[j];
+        moved = true;
+        const inside = threshold - at;  // how many of the run's totals stay below the threshold
+        for (let i = 0; i < Math.min(n, inside); i++) nxt[at + i] = nxt[at + i] + p * dist[start + i];
+        if (inside < n) {
+          let s = 0;
+          for (let i = Math.max(0, inside); i < n; i++) s += dist[start + i];
+          absorbed += p * s;
+        }
+      }
+    }
+    if (!moved) {
+      for (let k = step; k < maxAttacks; k++) out.push(0.0);
+      break;
+    }
+    out.push(absorbed);
+    dist = nxt;
+    hi = Math.min(threshold - 1, hi + top);
+    alive = 0;
+    for (const x of dist) alive += x;
+    if (alive < negligible) break;
+  }
+  return new UntilOdds(out, Math.max(0.0, alive), threshold);
+}
+// The exact mean number of actions until the running total reaches `threshold` (null when the
+// total can never grow).
+function expected_attacks(marginal, threshold) {
+  marginal = _rt_as_map(marginal);
+  _rt_chain_check(threshold, 1);
+  let stay = 0;
+  const steps = [];
+  for (const vp of marginal.entries()) {
+    if (vp[0] <= 0) stay += vp[1];
+    else if (vp[1] > 0) steps.push([Math.trunc(vp[0]), Number(vp[1])]);
+  }
+  if (threshold * Math.max(1, steps.length) > MAX_CHAIN_WORK) {
+    throw new OutOfBounds(`阈值×结果种数超过${MAX_CHAIN_WORK}`, {key: 'threshold'});
+  }
+  if (!steps.length || stay >= 1.0) return null;
+  let top = 0;
+  for (const s of steps) if (s[0] > top) top = s[0];
+  const e = new Array(threshold + top).fill(0.0), scale = 1.0 - stay;
+  for (let t = threshold - 1; t >= 0; t--) {
+    let s = 0;
+    for (const vp of steps) s += vp[1] * e[t + vp[0]];
+    e[t] = (1.0 + s) / scale;
+  }
+  return e[0];
+}
+// attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
+function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
+  _rt_chain_check(threshold, maxAttacks);
+  if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
+  const result = odds();
+  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
+  const marginal = result.marginal(field);
+  for (const v of marginal.keys()) {
+    if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
+  }
+  return attacks_until(marginal, threshold, maxAttacks);
+}
+// The package's `until(procedure, field, threshold, ...args, options)`: args and options as
+// `<procedure>_odds` takes them, plus max_attacks (default 200) in the options.
+function _rt_until(rules, procedure, field, threshold, args) {
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
+  args = args.slice();
+  const last = args.length ? args[args.length - 1] : undefined;
+  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const kw = Object.create(null);
+  const positional = spec.positional;
+  for (let i = 0; i < args.length; i++) {
+    if (i < positional.length) kw[positional[i]] = args[i];
+  }
+  for (const k of Object.keys(options)) kw[k] = options[k];
+  if (args.length > positional.length) {
+    throw new OutOfBounds(`“${spec.name}”最多有${positional.length}个位置参数`, {key: 'args'});
+  }
+  return _rt_sequence_odds(() => _rt_fight_call(spec.odds, positional, kw), field, threshold, maxAttacks);
+}
+function _rt_is_plain(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
+}
+// The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
+function _rt_state_threshold(rules, creature, track, limit, m) {
+  if (rules.accumulate === null) return 0;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
+  const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
+    : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
+  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
+  let hi = 1;
+  while (!reaches(hi)) {
+    if (hi >= limit) return 0;
+    hi = Math.min(limit, hi * 2);
+  }
+  let lo = Math.floor(hi / 2);
+  while (lo + 1 < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (reaches(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+// Fight.until_state: the chain over the target's points, each total with its own odds.
+function _rt_until_state(fight, procedure, roles, target, track, options) {
+  const rules = fight.rules;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (roles instanceof Map) roles = _rt_object(roles);
+  if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
+    throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
+  }
+  const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
+  if (effect === undefined || rules.accumulate === null) {
+    throw new OutOfBounds(`“${spec.name}”不给${target}累积负面点数`, {key: procedure});
+  }
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  options = _rt_fight_options(options);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const m = fight.member(roles[target]);
+  const start = m.track_points(track);
+  const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
+  if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
+  const others = Object.create(null);
+  for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
+  const cache = new Map();
+  const gains = total => {
+    const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
+    const key = JSON.stringify(seen.toDict());
+    if (!cache.has(key)) {
+      const kw = Object.create(null);
+      kw[target] = seen;
+      for (const k of Object.keys(others)) kw[k] = others[k];
+      for (const k of Object.keys(options)) kw[k] = options[k];
+      const odds = _rt_fight_call(spec.odds, spec.positional, kw);
+      const atTrack = odds.fields.indexOf(effect.key), atPoints = odds.fields.indexOf(effect.field);
+      const dist = new Map();
+      for (const op of odds.outcomes) {
+        const gained = op[0][atTrack] === track ? Math.trunc(op[0][atPoints]) : 0;
+        dist.set(gained, (dist.has(gained) ? dist.get(gained) : 0.0) + op[1]);
+      }
+      cache.set(key, dist);
+    }
+    return cache.get(key);
+  };
+  return chain_until(gains, Math.max(1, needed - start), maxAttacks);
+}
+
+// ---- exact odds over a plan (fight_plan.py) ----
+// How many actions of an opening sequence and then a repeated cycle until a target is reached
+// (Fight.until_plan), following the whole fight state: the chain's states are fights (without their
+// logs); each action maps a state to the states its outcomes lead to, by the procedure's exact odds
+// with the stats and options the fight supplies in that state (Fight._prepare) and Fight.apply of
+// each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
+const MAX_PLAN_STEPS = 100;
+const MAX_PLAN_STATES = 20000;
+const MAX_PLAN_WORK = 300000;
+const _rt_MAX_PLAN_OPTIONS = 50;
+const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
+const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
+const _rt_KIND_NAMES = {condition: '条件', state: '状态', counter: '计数', points: '累积槽'};
+
+function _rt_cut20(value) { return Array.from(String(value)).slice(0, 20).join(''); }
+function _rt_plan_step(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || Object.keys(raw).some(k => _rt_PLAN_KEYS.indexOf(k) < 0) || !_rt_has(raw, 'procedure')) {
+    throw new OutOfBounds('计划的每一步是 {procedure, roles, options, end_turn} 的映射', {key: 'plan'});
+  }
+  const procedure = raw.procedure;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
+  if (!spec.odds) throw new OutOfBounds(`“${spec.name}”没有精确概率，不能用于计划`, {key: procedure});
+  const roles = _rt_get_or(raw, 'roles', null);
+  const given = _rt_is_mapping(roles) ? Object.keys(roles) : null;
+  if (given === null || given.length !== spec.roles.length || given.some(r => spec.roles.indexOf(r) < 0)) {
+    throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
+  }
+  for (const r of given) {
+    const name = roles[r];
+    if (typeof name !== 'string' || names.indexOf(name) < 0) {
+      throw new OutOfBounds(`战斗中没有“${name}”`, {key: _rt_cut20(name)});
+    }
+  }
+  const options = _rt_get_or(raw, 'options', null) || {};
+  if (!_rt_is_mapping(options) || Object.keys(options).length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds('选项应为映射', {key: 'options'});
+  }
+  for (const key of Object.keys(options)) {
+    if (!spec.params.has(key)) throw new OutOfBounds(`“${spec.name}”没有选项“${_rt_cut20(key)}”`, {key: _rt_cut20(key)});
+    const v = options[key];
+    if (v !== null && typeof v !== 'boolean' && typeof v !== 'number' && typeof v !== 'string') {
+      throw new OutOfBounds(`选项“${spec.params.get(key)}”应为数、真假或文字`, {key: key});
+    }
+  }
+  const endTurn = _rt_get_or(raw, 'end_turn', false);
+  if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
+  const opts = Object.create(null);
+  for (const key of Object.keys(options)) opts[key] = options[key];
+  return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
+                        end_turn: endTurn});
+}
+// [opening, cycle] of a plan: {opening: [step, ...], cycle: [step, ...]} (the cycle not empty) or a list of steps.
+function _rt_read_plan(rules, names, plan) {
+  let opening, cycle;
+  if (Array.isArray(plan)) {
+    opening = []; cycle = plan;
+  } else if (_rt_is_mapping(plan) && Object.keys(plan).every(k => k === 'opening' || k === 'cycle')
+             && _rt_has(plan, 'cycle')) {
+    opening = _rt_get_or(plan, 'opening', null) || []; cycle = plan.cycle;
+  } else {
+    throw new OutOfBounds('计划应为 {opening: [...], cycle: [...]}，或一列步骤', {key: 'plan'});
+  }
+  if (!Array.isArray(opening) || !Array.isArray(cycle) || !cycle.length) {
+    throw new OutOfBounds('计划的循环部分至少要有一步', {key: 'plan'});
+  }
+  if (opening.length + cycle.length > MAX_PLAN_STEPS) throw new OutOfBounds(`计划最多${MAX_PLAN_STEPS}步`, {key: 'plan'});
+  return [opening.map(s => _rt_plan_step(rules, names, s)), cycle.map(s => _rt_plan_step(rules, names, s))];
+}
+function _rt_plan_target(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || !_rt_has(raw, 'who')) {
+    throw new OutOfBounds('目标应为 {who, condition | state | counter | points, at_least} 的映射', {key: 'target'});
+  }
+  const kinds = _rt_TARGET_KINDS.filter(k => _rt_has(raw, k));
+  const allowed = ['who', 'at_least'].concat(_rt_TARGET_KINDS);
+  if (kinds.length !== 1 || Object.keys(raw).some(k => allowed.indexOf(k) < 0)) {
+    throw new OutOfBounds('目标要且只要给出 condition、state、counter、points 之一', {key: 'target'});
+  }
+  const who = raw.who, kind = kinds[0], key = raw[kind];
+  if (typeof who !== 'string' || names.indexOf(who) < 0) throw new OutOfBounds(`战斗中没有“${_rt_cut20(who)}”`, {key: 'who'});
+  const known = {condition: rules.conditions, state: rules.state_names, counter: rules.counters, points: rules.tracks}[kind];
+  if (typeof key !== 'string' || !known.has(key)) throw new OutOfBounds(`没有这个${_rt_KIND_NAMES[kind]}`, {key: kind});
+  const atLeast = _rt_get_or(raw, 'at_least', 1);
+  if (kind === 'counter' || kind === 'points') {
+    if (!_rt_is_int(atLeast) || atLeast < 1 || atLeast > MAX_VALUE) {
+      throw new OutOfBounds(`at_least 必须是1至${MAX_VALUE}的整数`, {key: 'at_least'});
+    }
+  } else if (_rt_has(raw, 'at_least')) {
+    throw new OutOfBounds('at_least 只用于 counter 与 points', {key: 'at_least'});
+  }
+  return Object.freeze({who: who, kind: kind, key: key, at_least: atLeast});
+}
+// One target or a list of them (reaching any is reaching the target).
+function _rt_read_targets(rules, names, target) {
+  const raw = Array.isArray(target) ? target.slice() : [target];
+  if (raw.length < 1 || raw.length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds(`目标应有1至${_rt_MAX_PLAN_OPTIONS}个`, {key: 'target'});
+  }
+  return raw.map(t => _rt_plan_target(rules, names, t));
+}
+function _rt_reached(fight, targets) {
+  for (const t of targets) {
+    const m = fight.member(t.who);
+    if (t.kind === 'state' && m.states.indexOf(t.key) >= 0) return true;
+    if (t.kind === 'condition' && fight._active(m).some(c => c.id === t.key)) return true;
+    if (t.kind === 'counter' && m.counter(t.key) >= t.at_least) return true;
+    if (t.kind === 'points' && m.track_points(t.key) >= t.at_least) return true;
+  }
+  return false;
+}
+// What tells two states of one chain apart (the combatants' base stats never change).
+function _rt_plan_key(fight) {
+  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
+                                                  m.lowered]),
+                         fight.turn, fight.relations]);
+}
+// `fight` with the counted total set aside (its counter at 0).
+function _rt_plan_zero(fight, counted) {
+  return fight._with({members: fight.members.map(m => (m.name === counted.who
+    ? _rt_member_with(m, {counters: m.counters.filter(kv => kv[0] !== counted.key)}) : m))});
+}
+// The fight after the step: without its log, at the actor's next turn when the step ends the turn,
+// its turn counted from the start of the round (every expiry moved with it).
+function _rt_plan_end(fight, step) {
+  if (step.end_turn) {
+    const spec = fight.rules.actions.get(step.procedure);
+    const actor = step.roles[spec.subject][1];
+    for (let i = 0; i < fight.members.length; i++) {
+      fight = fight.next_turn();
+      if (fight.actor === actor) break;
+    }
+  }
+  const n = fight.members.length, shift = Math.floor(fight.turn / n) * n;
+  if (!shift) return fight._with({log: []});
+  const members = fight.members.map(m => _rt_member_with(m, {
+    modifiers: m.modifiers.map(x => (x.expires >= 0 ? new _rt_Modifier(x.stat, x.delta, x.expires - shift, x.source) : x)),
+    conditions: m.conditions.map(c => (c.expires >= 0 ? new _rt_Condition(c.id, c.value, c.source, c.expires - shift) : c)),
+  }));
+  return fight._with({members: members, turn: fight.turn - shift, log: []});
+}
+// The outcome fields of an action of `spec` that Fight.apply reads: its effects' amounts, gates and
+// tracks, the gates of the conditions an action ends, and the kind of action it spends.
+function _rt_fields_read(rules, spec) {
+  const read = [];
+  for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) read.push(x.scope.when);
+  if (spec.action_from) read.push(spec.action_from);  // the kind of action it spends
+  for (const pf of spec.costs) read.push(pf[1]);  // what it spends of the turn's pools
+  for (const e of spec.effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
+  return read.filter((f, i) => read.indexOf(f) === i);
+}
+// The steps of one until_plan call: each state's successors at each place in the plan, and each
+// procedure's odds for the arguments a state gives it, computed once.
+class _rt_PlanChain {
+  constructor(rules, counted) {
+    this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  step(fight, key, place, step) {
+    const cacheKey = key + '\u0000' + place;
+    const kept = this.steps.get(cacheKey);
+    if (kept !== undefined) return kept;
+    const merged = new Map();
+    let prepared = null;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+    }
+    if (prepared === null) {
+      this._add(merged, _rt_plan_end(fight, step), 1.0);
+    } else {
+      const outcomes = this._outcomes(step.procedure, prepared[0], prepared[1]);
+      if (this.work + outcomes.length > MAX_PLAN_WORK) {
+        throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_WORK}次结算：请减少最多行动次数`);
+      }
+      this.work += outcomes.length;
+      for (const oq of outcomes) {
+        let plan = prepared[4];
+        if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
+          try {
+            plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
+          } catch (err) {
+            if (!(err instanceof Refused)) throw err;
+            this._add(merged, _rt_plan_end(fight, step), oq[1]);
+            continue;
+          }
+        }
+        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
+        this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
+      }
+    }
+    const out = Array.from(merged.values()).map(v => [v[0], v[1], v[2], v[3]]);
+    this.steps.set(cacheKey, out);
     return out;
   }
-  // (resources, lowered) of a stored member, each checked (fight_state.py _resources).
-  function _rt_read_resources(rules, m, base) {
-    const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
-    const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
-    if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
-    const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
-                              Math.max(1, rules.lowered_max));
-    return [resources, lowered];
-  }
-
-  // ---- initiative order (initiative.py; a ruleset feature: tracks R50) ----
-  // Successes, then extras, both descending; only those still tied roll again, until the order is
-  // strict (entries that can never break a tie keep their given order after maxRerolls rounds).
-  function _rt_initiative_order(entries, spec, source, useExtras, maxRerolls, maxDice, maxEntries, maxAdded) {
-    entries = Array.from(entries);
-    _rt_within('先攻人数', entries.length, maxEntries);
-    for (const entry of entries) {
-      if (!(Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string')) {
-        throw new RuleError(`先攻条目应为（名称, 骰子数, 附加成功）：${_rt_repr(entry)}`.slice(0, 200));
-      }
-      _rt_check_int('先攻骰子数', entry[1], 0, maxDice);
-      _rt_check_int('先攻附加成功', entry[2], -maxDice, maxDice);
+  _add(merged, after, q) {
+    let delta = 0;
+    if (this.counted !== null) {
+      delta = after.member(this.counted.who).counter(this.counted.key);
+      if (delta) after = _rt_plan_zero(after, this.counted);
     }
-    const trace = [];
-    const rank = (group, depth) => {
-      const rolled = group.map((entry, i) => {
-        const roll = _rt_roll_pool(source, spec, entry[1], entry[2], false, maxAdded);
-        trace.push(_rt_pool_sentence(`${entry[0]}先攻` + (depth ? `（第${depth + 1}次重掷）` : ''), roll));
-        return [roll.successes, useExtras ? entry[2] : 0, i, entry];
-      });
-      rolled.sort((x, y) => (y[0] - x[0]) || (y[1] - x[1]) || (x[2] - y[2]));  // stable, as Python's sort
-      const order = [];
-      let i = 0;
-      while (i < rolled.length) {
-        let j = i;
-        while (j < rolled.length && rolled[j][0] === rolled[i][0] && rolled[j][1] === rolled[i][1]) j++;
-        const tied = rolled.slice(i, j).map(r => r[3]);
-        if (tied.length === 1) {
-          order.push(tied[0][0]);
-        } else if (depth >= maxRerolls) {
-          trace.push('仍然平手，保持给出的顺序：' + tied.map(e => e[0]).join('、'));
-          for (const e of tied) order.push(e[0]);
-        } else {
-          trace.push('平手，重新检定：' + tied.map(e => e[0]).join('、'));
-          for (const name of rank(tied, depth + 1)) order.push(name);
+    const key = _rt_plan_key(after), k2 = key + '\u0000' + delta;
+    const have = merged.get(k2);
+    merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
+  }
+  // What one action adds to the counted total when it leaves the state as it was but for that
+  // total (told without applying it, plain_gains, else from its applied outcomes), so that the
+  // chain is the plain one over the total; null when some outcome changes the state or lowers it.
+  cycle_gains(fight, step) {
+    const plain = this.plain_gains(fight, step);
+    if (plain !== null) return plain;
+    const key = _rt_plan_key(fight), steps = this.step(fight, key, 0, step);
+    if (!steps.every(s => s[1] === key && s[2] >= 0)) return null;
+    const gains = new Map();
+    for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+    return gains;
+  }
+  // What one action adds to the counted total, when it can be told without applying it: nobody
+  // carries anything (no modifier, state, condition, points, relation, turn budget) and every
+  // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
+  // was and the chain is the plain one. null when that cannot be told this way.
+  plain_gains(fight, step) {
+    const counted = this.counted;
+    if (counted === null || fight.relations.length || fight.rules.turn !== null) return null;
+    if (fight.members.some(m => m.modifiers.length || m.states.length || m.conditions.length || m.points.length)) return null;
+    let prepared;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (err instanceof Refused) return null;
+      throw err;
+    }
+    if (prepared[4] !== null && prepared[4] !== undefined) return null;
+    const spec = prepared[0], roles = new Map(step.roles), gains = new Map();
+    for (const oq of this._outcomes(step.procedure, spec, prepared[1])) {
+      const outcome = oq[0];
+      let delta = 0;
+      for (const e of spec.effects) {
+        if (e.when && !outcome[e.when]) continue;
+        const amount = e.field ? Math.trunc(Number(outcome[e.field])) * e.sign : 0;
+        if (e.kind === 'counter' && e.key === counted.key && roles.get(e.role) === counted.who) delta += amount;
+        else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
+        else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
+        else if (e.kind === 'clear') continue;  // nobody has a condition to clear
+        else if ((e.kind === 'resource' || e.kind === 'capacity') && _rt_resource_spent(e, outcome) === 0) continue;
+        else return null;
+      }
+      if (delta < 0) return null;
+      gains.set(delta, (gains.has(delta) ? gains.get(delta) : 0.0) + oq[1]);
+    }
+    return gains;
+  }
+  _outcomes(procedure, spec, kwargs) {
+    let cacheKey = null;
+    try {
+      cacheKey = JSON.stringify([procedure, Object.keys(kwargs).sort().map(k => [k, kwargs[k]])]);
+    } catch (err) {
+      cacheKey = null;
+    }
+    if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
+    _rt_check_call(spec, procedure, kwargs);
+    const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
+    if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
+    const fields = odds.fields, wanted = this.read.get(procedure);
+    const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
+    const grouped = new Map();
+    for (const op of odds.outcomes) {
+      if (op[1] <= 0.0) continue;
+      const projected = at.map(i => op[0][i]), k = JSON.stringify(projected);
+      const have = grouped.get(k);
+      if (have === undefined) grouped.set(k, [projected, op[1]]);
+      else have[1] += op[1];
+    }
+    const out = Array.from(grouped.values()).map(vp => {
+      const outcome = {};
+      read.forEach((f, i) => { outcome[f] = vp[0][i]; });
+      return [Object.freeze(outcome), vp[1]];
+    });
+    if (cacheKey !== null) this.odds.set(cacheKey, out);
+    return out;
+  }
+}
+function _rt_until_plan(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions', 'negligible']);
+  const maxActions = options.max_actions === undefined ? 200 : options.max_actions;
+  const negligible = options.negligible === undefined ? 1e-15 : options.negligible;
+  if (!_rt_is_int(maxActions) || maxActions < 1 || maxActions > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多行动次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_actions'});
+  }
+  if (_rt_reached(fight, targets)) throw new OutOfBounds('战斗已经达到这个目标', {key: 'target'});
+  // A lone counter target is carried beside the state rather than in it (counters feed no stat).
+  const counted = targets.length === 1 && targets[0].kind === 'counter' ? targets[0] : null;
+  let start = fight._with({log: []}), total0 = 0;
+  if (counted !== null) {
+    total0 = start.member(counted.who).counter(counted.key);
+    start = _rt_plan_zero(start, counted);
+  }
+  let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
+  const chain = new _rt_PlanChain(rules, counted), out = [];
+  if (counted !== null && !opening.length && cycle.length === 1) {
+    // one action again and again that leaves the state as it was (but for the total): the plain
+    // chain over the total (attacks_until)
+    const gains = chain.cycle_gains(start, cycle[0]);
+    if (gains !== null) {
+      const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
+      return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
+    }
+  }
+  let alive = 1.0;
+  for (let k = 0; k < maxActions; k++) {
+    const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;
+    const step = place < opening.length ? opening[place] : cycle[place - opening.length];
+    const nxt = new Map();
+    let absorbed = 0.0;
+    for (const kv of dist.entries()) {
+      const totals = kv[1][1];
+      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+        const after = next[0], key = next[1], delta = next[2], q = next[3];
+        if (counted === null && _rt_reached(after, targets)) {
+          let s = 0;
+          for (const p of totals.values()) s += p;
+          absorbed += q * s;
+          continue;
         }
-        i = j;
+        let have = nxt.get(key);
+        if (have === undefined) { have = [after, new Map()]; nxt.set(key, have); }
+        const into = have[1];
+        for (const tp of totals.entries()) {
+          const total = tp[0] + delta;
+          if (counted !== null && total >= counted.at_least) absorbed += tp[1] * q;
+          else into.set(total, (into.has(total) ? into.get(total) : 0.0) + tp[1] * q);
+        }
       }
-      return order;
-    };
-    return [rank(entries, 0), trace];
+    }
+    let live = 0;
+    for (const v of nxt.values()) live += v[1].size;
+    if (live > MAX_PLAN_STATES) {
+      throw new LimitExceeded(`计划的战斗状态有${live}种，超过上限${MAX_PLAN_STATES}：请减少最多行动次数`);
+    }
+    out.push(absorbed);
+    dist = new Map(Array.from(nxt.entries()).filter(kv => kv[1][1].size > 0));
+    alive = 0;
+    for (const v of dist.values()) for (const p of v[1].values()) alive += p;
+    if (alive < negligible) break;
   }
-
-  const VERSION = "1.0.0";
-  const RULES_VERSION = "1.0.0";
-
-  // ---- rulings in force (24): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
-  const _R_INITIATIVE_TIEBREAK_EXTRAS = true;  // R50 先攻比较额外成功数
-  const _R_TICKS_PER_SECOND = 3;  // R51 每秒刻数
-  const _R_REFUSE_OVER_TURN = true;  // R51 拒绝放不进本回合的动作
-  const _R_CHECK_FLOOR = 0;  // R52 检定下限
-  const _R_CAP_COUNTS_EXTRAS = true;  // R53 伤害上限计入额外成功数
-  const _R_RANGE_PENALTY = 3;  // R54 每超出一倍距离的减值
-  const _R_BURST_PENALTY_PER_SHOT = 3;  // R55 连射每发减值
-  const _R_BURST_FIRST_SHOT_COUNTS = true;  // R55 连射首发计入减值
-  const _R_FIREARM_DEFAULT_RANGE = 50;  // R55 枪械默认射程
-  const _R_FIREARM_DAMAGE_LOSS = 1;  // R55 枪械每倍伤害减少
-  const _R_CHARGE_SPEED_DIVISOR = 10;  // R56 冲撞关键属性除数
-  const _R_LEAVE_AREA_DIVISOR = 2;  // R57 中途脱离范围的折算
-  const _R_CALLED_SHOT_PENALTY_PER_SIZE = 1;  // R59 部位攻击每级体型减值
-  const _R_STATE_MULTIPLIER = 3;  // R60 负面状态倍数
-  const _R_MISSED_REST_CAPACITY_LOSS = 1;  // R61 缺少长休息的累积槽降低
-  const _R_DETECTION_TIE_TO_HIDER = true;  // 侦查平手归躲藏方
-  const _R_HEARING_BONUS_PER_HALVING = 3;  // 降速躲藏加值
-  const _R_REVEALED_BONUS = 3;  // 受袭后侦查加值
-  const _R_PARRY_DURATION_SECONDS = 6;  // 格挡持续时间
-  const _R_EXTRAS_ALONE_HIT = false;  // 额外成功数单独可以命中
-  const _R_MISSED_REST_POINTS_GAIN = 1;  // R61 缺少长休息的点数增加
-  const _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION = true;  // 冲撞者受到的等量伤害按减免前计算
-  const _R_CHARGE_SKILL_BEST_OF = true;  // 冲撞攻击取运动与格斗中较高者
-  const _R_SURPRISE_END_FREES_SURPRISED = true;  // 突袭轮提前结束时被突袭者不再定身
-  const RULINGS = Object.freeze({
-    "initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND,
-    "refuse_over_turn": _R_REFUSE_OVER_TURN, "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS,
-    "range_penalty": _R_RANGE_PENALTY, "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT,
-    "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS, "firearm_default_range": _R_FIREARM_DEFAULT_RANGE,
-    "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS, "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR,
-    "leave_area_divisor": _R_LEAVE_AREA_DIVISOR, "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE,
-    "state_multiplier": _R_STATE_MULTIPLIER, "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS,
-    "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER, "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING,
-    "revealed_bonus": _R_REVEALED_BONUS, "parry_duration_seconds": _R_PARRY_DURATION_SECONDS,
-    "extras_alone_hit": _R_EXTRAS_ALONE_HIT, "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
-    "charge_self_damage_before_reduction": _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
-    "charge_skill_best_of": _R_CHARGE_SKILL_BEST_OF, "surprise_end_frees_surprised": _R_SURPRISE_END_FREES_SURPRISED
-  });
-
-  // ---- error types ----
-  const PastLimit = _rt_error_class("PastLimit", "past_limit");  // 超出极限距离
-  const BurstTooLarge = _rt_error_class("BurstTooLarge", "burst_too_large");  // 连射超出弹匣
-  const WrongMode = _rt_error_class("WrongMode", "wrong_mode");  // 攻击方式不符
-  const PeriodicImpossible = _rt_error_class("PeriodicImpossible", "periodic_impossible");  // 无法进行周期检定
-  const NoRange = _rt_error_class("NoRange", "no_range");  // 没有初始距离
-  const NoEnhancedRest = _rt_error_class("NoEnhancedRest", "no_enhanced_rest");  // 没有加强长休息
-  const ReadiedNeedsDuration = _rt_error_class("ReadiedNeedsDuration", "readied_needs_duration");  // 准备动作没有时长
-  const NotOffTurn = _rt_error_class("NotOffTurn", "not_off_turn");  // 动作不能在回合外进行
-
-  // ---- combatants ----
-  const STAT_NAMES = Object.freeze({
-    "力量": "strength", "敏捷": "dexterity", "耐力": "endurance", "智力": "intelligence", "感知": "perception",
-    "意志": "will", "格斗": "fighting", "武器": "weapon_skill", "投掷": "throwing", "弓箭": "archery", "枪械": "firearms",
-    "能量技艺": "energy", "运动": "athletics", "闪避": "dodge", "侦查": "detect", "躲藏": "hide",
-    "基础防御": "basic_defense", "闪避防御": "dodge_defense", "格挡防御": "parry_defense", "精神防御": "mental_defense",
-    "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption",
-    "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp",
-    "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes",
-    "影响": "influence", "无助": "helpless", "有其他可用感知": "other_sense", "计弹药": "counts_ammo",
-    "弹匣中的子弹": "loaded_rounds"
-  });
-  const _STATS = [
-    ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30],
-    ["intelligence", "智力", "int", 3, 0, 30], ["perception", "感知", "int", 3, 0, 30], ["will", "意志", "int", 3, 0, 30],
-    ["fighting", "格斗", "int", 0, 0, 30], ["weapon_skill", "武器", "int", 0, 0, 30],
-    ["throwing", "投掷", "int", 0, 0, 30], ["archery", "弓箭", "int", 0, 0, 30], ["firearms", "枪械", "int", 0, 0, 30],
-    ["energy", "能量技艺", "int", 0, 0, 30], ["athletics", "运动", "int", 0, 0, 30], ["dodge", "闪避", "int", 0, 0, 30],
-    ["detect", "侦查", "int", 0, 0, 30], ["hide", "躲藏", "int", 0, 0, 30],
-    ["basic_defense", "基础防御", "int", 0, 0, 60], ["dodge_defense", "闪避防御", "int", 0, 0, 60],
-    ["parry_defense", "格挡防御", "int", 0, 0, 60], ["mental_defense", "精神防御", "int", 0, 0, 60],
-    ["resistance", "生理抗性", "int", 0, 0, 60], ["mental_resistance", "精神抗性", "int", 0, 0, 60],
-    ["damage_reduction", "伤害减免", "int", 0, 0, 60], ["absorption", "伤害吸收", "int", 0, 0, 60],
-    ["max_hp", "生命值上限", "int", 10, 0, 1000], ["max_focus", "集中力上限", "int", 5, 0, 100],
-    ["move_speed", "移动速度", "int", 10, 0, 1000], ["size", "体型", "int", 0, (-10), 30],
-    ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100],
-    ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100],
-    ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100],
-    ["helpless", "无助", "bool", false, 0, 0], ["other_sense", "有其他可用感知", "bool", false, 0, 0],
-    ["counts_ammo", "计弹药", "bool", false, 0, 0], ["loaded_rounds", "弹匣中的子弹", "int", 0, 0, 500]
-  ];
-  // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
-  // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
-  class Combatant {
-    constructor(stats) {
-      _rt_combatant_init(this, _STATS, stats);
-    }
-    static fromDict(data) {
-      return new Combatant(_rt_stats_from_dict(data, STAT_NAMES, _STATS));
-    }
-    toDict() {
-      return _rt_combatant_dict(this, _STATS);
-    }
-    toJSON() { return this.toDict(); }
+  return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+}
+// The exact mean number of actions of `plan` until `target` (Fight.expected_until): solved for the
+// mean where one action repeated leaves the state as it was (expected_attacks, no cut-off), else
+// from until_plan's distribution; null when the target may never be reached, or not within
+// max_actions (more than 1e-9 of the chance left).
+function _rt_expected_until(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions']);
+  const maxActions = options.max_actions === undefined ? 1000 : options.max_actions;
+  if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
+    const counted = targets[0];
+    const start = _rt_plan_zero(fight._with({log: []}), counted);
+    const gains = new _rt_PlanChain(rules, counted).cycle_gains(start, cycle[0]);
+    const need = counted.at_least - fight.member(counted.who).counter(counted.key);
+    if (gains !== null && need >= 1) return expected_attacks(gains, need);
   }
+  const odds = _rt_until_plan(fight, plan, target, {max_actions: maxActions});
+  return odds.tail <= 1e-9 ? odds.expected : null;
+}
 
-  // ---- entry formulas (one function per distinct formula, named after the first entry) ----
-  function attack_types_unarmed_pool(s, e, weapon) { return s.strength + s.fighting + weapon.damage; }
-  function attack_types_melee_pool(s, e, weapon) { return s.strength + s.weapon_skill + weapon.damage; }
-  function attack_types_short_throw_pool(s, e, weapon) { return s.dexterity + s.throwing + weapon.damage; }
-  function attack_types_long_throw_pool(s, e, weapon) { return s.strength + s.throwing + weapon.damage; }
-  function attack_types_bow_pool(s, e, weapon) { return s.strength + s.archery + weapon.damage; }
-  function attack_types_firearm_pool(s, e, weapon) { return Math.max(
-    s.dexterity, s.perception, s.intelligence
-  ) + s.firearms; }
-  function attack_types_energy_pool(s, e, weapon) { return Math.max(s.intelligence, s.perception) + s.energy + weapon.damage; }
-  function attack_types_area_pool(s, e, weapon) { return 0; }
-  function attack_types_unarmed_cap(s, e, weapon) { return s.strength + s.fighting; }
-  function attack_types_melee_cap(s, e, weapon) { return s.strength + weapon.damage; }
-  function attack_types_short_throw_cap(s, e, weapon) { return s.throwing + weapon.damage; }
-  function attack_types_firearm_cap(s, e, weapon) { return weapon.damage; }
-  function attack_types_energy_cap(s, e, weapon) { return s.energy + weapon.damage; }
-  function attack_types_unarmed_range(s, e, weapon) { return 0; }
-  function attack_types_short_throw_range(s, e, weapon) { return s.strength; }
-  function attack_types_long_throw_range(s, e, weapon) { return s.strength * 10; }
-  function attack_types_bow_range(s, e, weapon) { return weapon.strength * 10; }
-  function attack_types_firearm_range(s, e, weapon) { return weapon.range > 0 ? weapon.range : _R_FIREARM_DEFAULT_RANGE; }
-  function attack_types_energy_range(s, e, weapon) { return weapon.range; }
-  function condition_tracks_dazzle_capacity(s, e) { return s.eye_hp; }
-  function condition_tracks_tinnitus_capacity(s, e) { return s.ear_hp; }
-  function condition_tracks_mental_seal_capacity(s, e) { return s.mental_key + s.will; }
-  function condition_tracks_mental_bind_capacity(s, e) { return 2 * s.will + s.intelligence; }
-  function condition_tracks_paralysis_capacity(s, e) { return 2 * s.dexterity + s.endurance; }
-  function condition_tracks_entangle_capacity(s, e) { return s.move_speed; }
-  function condition_tracks_drowsy_capacity(s, e) { return s.max_focus; }
-  function condition_tracks_dizzy_capacity(s, e) { return 2 * s.dexterity + s.perception; }
-  function condition_tracks_nausea_capacity(s, e) { return 0; }
-  const _FORMULAS = {
-    "attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_melee_pool": attack_types_melee_pool,
-    "attack_types_short_throw_pool": attack_types_short_throw_pool,
-    "attack_types_long_throw_pool": attack_types_long_throw_pool, "attack_types_bow_pool": attack_types_bow_pool,
-    "attack_types_firearm_pool": attack_types_firearm_pool, "attack_types_energy_pool": attack_types_energy_pool,
-    "attack_types_area_pool": attack_types_area_pool, "attack_types_unarmed_cap": attack_types_unarmed_cap,
-    "attack_types_melee_cap": attack_types_melee_cap, "attack_types_short_throw_cap": attack_types_short_throw_cap,
-    "attack_types_firearm_cap": attack_types_firearm_cap, "attack_types_energy_cap": attack_types_energy_cap,
-    "attack_types_unarmed_range": attack_types_unarmed_range,
-    "attack_types_short_throw_range": attack_types_short_throw_range,
-    "attack_types_long_throw_range": attack_types_long_throw_range, "attack_types_bow_range": attack_types_bow_range,
-    "attack_types_firearm_range": attack_types_firearm_range, "attack_types_energy_range": attack_types_energy_range,
-    "condition_tracks_dazzle_capacity": condition_tracks_dazzle_capacity,
-    "condition_tracks_tinnitus_capacity": condition_tracks_tinnitus_capacity,
-    "condition_tracks_mental_seal_capacity": condition_tracks_mental_seal_capacity,
-    "condition_tracks_mental_bind_capacity": condition_tracks_mental_bind_capacity,
-    "condition_tracks_paralysis_capacity": condition_tracks_paralysis_capacity,
-    "condition_tracks_entangle_capacity": condition_tracks_entangle_capacity,
-    "condition_tracks_drowsy_capacity": condition_tracks_drowsy_capacity,
-    "condition_tracks_dizzy_capacity": condition_tracks_dizzy_capacity,
-    "condition_tracks_nausea_capacity": condition_tracks_nausea_capacity
+// ---- resources and lowered capacities (fight_resources.py) ----
+// A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
+// number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
+// track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
+function _rt_resource_top(spec, base) {
+  return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
+}
+// What `m` has left of resource `rid`: what it changed to, else its starting amount.
+function _rt_resource_amount(rules, m, rid) {
+  for (const kv of m.resources) if (kv[0] === rid) return kv[1];
+  const spec = rules.resources.get(rid);
+  const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
+  return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
+}
+// The stats the procedures read as what is left, set to it (within each stat's range).
+function _rt_resource_reflect(rules, m, values) {
+  for (const kv of m.resources) {
+    const spec = rules.resources.get(kv[0]);
+    if (spec !== undefined && spec.stat) {
+      const nlh = rules.stats.get(spec.stat);
+      values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+    }
+  }
+}
+// The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
+function _rt_capacity_kw(rules, m, track, options) {
+  const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
+  if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
+  return options;
+}
+function _rt_resource_spent(e, result) {
+  return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
+}
+function _rt_resource_refusal(rules, m, rid, wanted, what) {
+  const spec = rules.resources.get(rid);
+  return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
+                     {key: 'resource'});
+}
+// What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
+// spends more than its holder has left.
+function _rt_refuse_spends(fight, spec, roles, result, applied) {
+  const wanted = new Map();
+  for (const e of spec.effects) {
+    if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
+      const key = roles[e.role] + '\u0000' + e.key;
+      wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+    }
+  }
+  for (const kv of wanted) {
+    const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
+    const left = _rt_resource_amount(fight.rules, m, parts[1]);
+    if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
+    if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
+  }
+}
+// The options the fight gives a procedure that reads a track's points and capacity loss.
+function _rt_track_inputs(rules, procedure, m, options) {
+  const inputs = rules.track_inputs.get(procedure), out = [];
+  if (inputs === undefined) return out;
+  let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
+  if (track !== null && typeof track === 'object') track = track.id;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
+  if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
+  if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
+  return out;
+}
+// `m` after a resource or capacity effect of an action named `what` (a sentence each).
+function _rt_resource_effect(fight, m, e, result, what, log) {
+  const rules = fight.rules;
+  if (e.kind === 'capacity') {
+    const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
+    if (!n || !rules.tracks.has(track)) return m;
+    const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
+    if (loss === before) return m;
+    log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
+    return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
+  }
+  const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
+  if (!n) return m;
+  const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
+  if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
+  const after = e.sign < 0 ? before - n : Math.min(most, before + n);
+  const full = e.sign > 0 && before + n >= most ? '，已满' : '';
+  log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
+  m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
+  if (spec.on_empty && spec.knocks) {
+    const names = fight.members.map(x => x.name);
+    const has = m.conditions.some(c => c.id === spec.on_empty);
+    const spared = !!(e.other && result[e.other]);
+    if (after === 0 && before > 0 && !has && !spared) {
+      log.push(_rt_line(`${m.name}的${spec.name}已空`));
+      m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
+    } else if (after > 0 && has && spec.lifts) {
+      m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
+      log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+    }
+  }
+  return m;
+}
+// What `m` has left of each resource and each lowered capacity, for status.
+function _rt_resources_shown(rules, m) {
+  const out = [];
+  for (const kv of rules.resources) {
+    const left = _rt_resource_amount(rules, m, kv[0]);
+    if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+  }
+  for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+  return out;
+}
+// (resources, lowered) of a stored member, each checked (fight_state.py _resources).
+function _rt_read_resources(rules, m, base) {
+  const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
+  const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
+  if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
+  const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
+                            Math.max(1, rules.lowered_max));
+  return [resources, lowered];
+}
+
+// ---- initiative order (initiative.py; a ruleset feature: tracks R50) ----
+// Successes, then extras, both descending; only those still tied roll again, until the order is
+// strict (entries that can never break a tie keep their given order after maxRerolls rounds).
+function _rt_initiative_order(entries, spec, source, useExtras, maxRerolls, maxDice, maxEntries, maxAdded) {
+  entries = Array.from(entries);
+  _rt_within('先攻人数', entries.length, maxEntries);
+  for (const entry of entries) {
+    if (!(Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string')) {
+      throw new RuleError(`先攻条目应为（名称, 骰子数, 附加成功）：${_rt_repr(entry)}`.slice(0, 200));
+    }
+    _rt_check_int('先攻骰子数', entry[1], 0, maxDice);
+    _rt_check_int('先攻附加成功', entry[2], -maxDice, maxDice);
+  }
+  const trace = [];
+  const rank = (group, depth) => {
+    const rolled = group.map((entry, i) => {
+      const roll = _rt_roll_pool(source, spec, entry[1], entry[2], false, maxAdded);
+      trace.push(_rt_pool_sentence(`${entry[0]}先攻` + (depth ? `（第${depth + 1}次重掷）` : ''), roll));
+      return [roll.successes, useExtras ? entry[2] : 0, i, entry];
+    });
+    rolled.sort((x, y) => (y[0] - x[0]) || (y[1] - x[1]) || (x[2] - y[2]));  // stable, as Python's sort
+    const order = [];
+    let i = 0;
+    while (i < rolled.length) {
+      let j = i;
+      while (j < rolled.length && rolled[j][0] === rolled[i][0] && rolled[j][1] === rolled[i][1]) j++;
+      const tied = rolled.slice(i, j).map(r => r[3]);
+      if (tied.length === 1) {
+        order.push(tied[0][0]);
+      } else if (depth >= maxRerolls) {
+        trace.push('仍然平手，保持给出的顺序：' + tied.map(e => e[0]).join('、'));
+        for (const e of tied) order.push(e[0]);
+      } else {
+        trace.push('平手，重新检定：' + tied.map(e => e[0]).join('、'));
+        for (const name of rank(tied, depth + 1)) order.push(name);
+      }
+      i = j;
+    }
+    return order;
   };
-  const _FORMULA_TEXTS = {
-    "attack_types_unarmed_pool": "力量 + 格斗 + 武器.武器伤害", "attack_types_melee_pool": "力量 + 武器 + 武器.武器伤害",
-    "attack_types_short_throw_pool": "敏捷 + 投掷 + 武器.武器伤害",
-    "attack_types_long_throw_pool": "力量 + 投掷 + 武器.武器伤害", "attack_types_bow_pool": "力量 + 弓箭 + 武器.武器伤害",
-    "attack_types_firearm_pool": "max(敏捷, 感知, 智力) + 枪械",
-    "attack_types_energy_pool": "max(智力, 感知) + 能量技艺 + 武器.武器伤害", "attack_types_area_pool": "0",
-    "attack_types_unarmed_cap": "力量 + 格斗", "attack_types_melee_cap": "力量 + 武器.武器伤害",
-    "attack_types_short_throw_cap": "投掷 + 武器.武器伤害", "attack_types_firearm_cap": "武器.武器伤害",
-    "attack_types_energy_cap": "能量技艺 + 武器.武器伤害", "attack_types_unarmed_range": "0",
-    "attack_types_short_throw_range": "力量", "attack_types_long_throw_range": "力量 * 10",
-    "attack_types_bow_range": "武器.力量要求 * 10",
-    "attack_types_firearm_range": "武器.射程 if 武器.射程 \u003e 0 else 裁定.枪械默认射程",
-    "attack_types_energy_range": "武器.射程", "condition_tracks_dazzle_capacity": "眼部生命槽",
-    "condition_tracks_tinnitus_capacity": "耳部生命槽",
-    "condition_tracks_mental_seal_capacity": "精神感知关键属性 + 意志",
-    "condition_tracks_mental_bind_capacity": "2 * 意志 + 智力", "condition_tracks_paralysis_capacity": "2 * 敏捷 + 耐力",
-    "condition_tracks_entangle_capacity": "移动速度", "condition_tracks_drowsy_capacity": "集中力上限",
-    "condition_tracks_dizzy_capacity": "2 * 敏捷 + 感知", "condition_tracks_nausea_capacity": "0"
-  };
+  return [rank(entries, 0), trace];
+}
 
-  // 感知方式 (senses).
-  class Sense {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.uses_exposure = r[5];
-      this.uses_speed = r[6];
-      this.blocked_by_cover = r[7];
-      this.blocked_by_avoiding_medium = r[8];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.uses_exposure = this.uses_exposure;
-      out.uses_speed = this.uses_speed;
-      out.blocked_by_cover = this.blocked_by_cover;
-      out.blocked_by_avoiding_medium = this.blocked_by_avoiding_medium;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_SENSE = new Sense(["", "（无感知方式）", "", [], null, false, false, false, false], false);
-  const _SENSES_ROWS = new Map();
-  for (const r of [
-    ["sight", "视觉", "", ["TR-03"], null, true, false, true, false],
-    ["hearing", "听觉", "", ["TR-03"], null, false, true, false, false],
-    ["touch", "触觉", "", ["TR-03"], null, false, false, false, true],
-  ]) _SENSES_ROWS.set(r[0], new Sense(r, true));
-  const SENSES = new FrozenMap(_SENSES_ROWS);
-  // The 感知方式 entry with this id or Chinese name.
-  function get_sense(key) { return _rt_lookup(SENSES, key, "感知方式", Sense); }
+const VERSION = "1.0.0";
+const RULES_VERSION = "1.0.0";
 
-  // 脱离时机 (leave_timings).
-  class LeaveTiming {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.escapes = r[5];
-      this.untargeted = r[6];
-      this.halves = r[7];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.escapes = this.escapes;
-      out.untargeted = this.untargeted;
-      out.halves = this.halves;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_LEAVETIMING = new LeaveTiming(["", "（无脱离时机）", "", [], null, false, false, false], false);
-  const _LEAVE_TIMINGS_ROWS = new Map();
-  for (const r of [
-    ["before", "攻击开始前", "", ["TR-05"], null, true, true, false],
-    ["during", "攻击开始后结束前", "", ["TR-34"], null, true, false, true],
-    ["none", "没有脱离", "", ["TR-05"], null, false, false, false],
-  ]) _LEAVE_TIMINGS_ROWS.set(r[0], new LeaveTiming(r, true));
-  const LEAVE_TIMINGS = new FrozenMap(_LEAVE_TIMINGS_ROWS);
-  // The 脱离时机 entry with this id or Chinese name.
-  function get_leave_timing(key) { return _rt_lookup(LEAVE_TIMINGS, key, "脱离时机", LeaveTiming); }
+// ---- rulings in force (24): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+const _R_INITIATIVE_TIEBREAK_EXTRAS = true;  // R50 先攻比较额外成功数
+const _R_TICKS_PER_SECOND = 3;  // R51 每秒刻数
+const _R_REFUSE_OVER_TURN = true;  // R51 拒绝放不进本回合的动作
+const _R_CHECK_FLOOR = 0;  // R52 检定下限
+const _R_CAP_COUNTS_EXTRAS = true;  // R53 伤害上限计入额外成功数
+const _R_RANGE_PENALTY = 3;  // R54 每超出一倍距离的减值
+const _R_BURST_PENALTY_PER_SHOT = 3;  // R55 连射每发减值
+const _R_BURST_FIRST_SHOT_COUNTS = true;  // R55 连射首发计入减值
+const _R_FIREARM_DEFAULT_RANGE = 50;  // R55 枪械默认射程
+const _R_FIREARM_DAMAGE_LOSS = 1;  // R55 枪械每倍伤害减少
+const _R_CHARGE_SPEED_DIVISOR = 10;  // R56 冲撞关键属性除数
+const _R_LEAVE_AREA_DIVISOR = 2;  // R57 中途脱离范围的折算
+const _R_CALLED_SHOT_PENALTY_PER_SIZE = 1;  // R59 部位攻击每级体型减值
+const _R_STATE_MULTIPLIER = 3;  // R60 负面状态倍数
+const _R_MISSED_REST_CAPACITY_LOSS = 1;  // R61 缺少长休息的累积槽降低
+const _R_DETECTION_TIE_TO_HIDER = true;  // 侦查平手归躲藏方
+const _R_HEARING_BONUS_PER_HALVING = 3;  // 降速躲藏加值
+const _R_REVEALED_BONUS = 3;  // 受袭后侦查加值
+const _R_PARRY_DURATION_SECONDS = 6;  // 格挡持续时间
+const _R_EXTRAS_ALONE_HIT = false;  // 额外成功数单独可以命中
+const _R_MISSED_REST_POINTS_GAIN = 1;  // R61 缺少长休息的点数增加
+const _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION = true;  // 冲撞者受到的等量伤害按减免前计算
+const _R_CHARGE_SKILL_BEST_OF = true;  // 冲撞攻击取运动与格斗中较高者
+const _R_SURPRISE_END_FREES_SURPRISED = true;  // 突袭轮提前结束时被突袭者不再定身
+const RULINGS = Object.freeze({
+  "initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND,
+  "refuse_over_turn": _R_REFUSE_OVER_TURN, "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS,
+  "range_penalty": _R_RANGE_PENALTY, "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT,
+  "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS, "firearm_default_range": _R_FIREARM_DEFAULT_RANGE,
+  "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS, "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR,
+  "leave_area_divisor": _R_LEAVE_AREA_DIVISOR, "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE,
+  "state_multiplier": _R_STATE_MULTIPLIER, "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS,
+  "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER, "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING,
+  "revealed_bonus": _R_REVEALED_BONUS, "parry_duration_seconds": _R_PARRY_DURATION_SECONDS,
+  "extras_alone_hit": _R_EXTRAS_ALONE_HIT, "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
+  "charge_self_damage_before_reduction": _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
+  "charge_skill_best_of": _R_CHARGE_SKILL_BEST_OF, "surprise_end_frees_surprised": _R_SURPRISE_END_FREES_SURPRISED
+});
 
-  // 回合 (rounds).
-  class Round {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.turn_seconds = r[5];
-      this.starts = r[6];
-      this.ends = r[7];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.turn_seconds = this.turn_seconds;
-      out.starts = this.starts;
-      out.ends = this.ends;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_ROUND = new Round(["", "（无回合）", "", [], null, 0, "", ""], false);
-  const _ROUNDS_ROWS = new Map();
-  for (const r of [
-    ["surprise", "突袭轮", "", ["TR-01"], null, 3, "有一方没有意识到对方的存在或没有敌意时开始；所有角色进行先攻检定。", "所有目标都意识到彼此的存在并且都拥有敌意时结束（一般在每个角色都进行过回合后）；被突袭者视为处于一回合的定身状态。"],
-    ["combat", "战斗轮", "", ["TR-01"], null, 6, "双方同时意识到对方的存在并彼此拥有敌意时开始。", "所有人失去敌意或无法意识到彼此为止。"],
-  ]) _ROUNDS_ROWS.set(r[0], new Round(r, true));
-  const ROUNDS = new FrozenMap(_ROUNDS_ROWS);
-  // The 回合 entry with this id or Chinese name.
-  function get_round(key) { return _rt_lookup(ROUNDS, key, "回合", Round); }
+// ---- error types ----
+const PastLimit = _rt_error_class("PastLimit", "past_limit");  // 超出极限距离
+const BurstTooLarge = _rt_error_class("BurstTooLarge", "burst_too_large");  // 连射超出弹匣
+const WrongMode = _rt_error_class("WrongMode", "wrong_mode");  // 攻击方式不符
+const PeriodicImpossible = _rt_error_class("PeriodicImpossible", "periodic_impossible");  // 无法进行周期检定
+const NoRange = _rt_error_class("NoRange", "no_range");  // 没有初始距离
+const NoEnhancedRest = _rt_error_class("NoEnhancedRest", "no_enhanced_rest");  // 没有加强长休息
+const ReadiedNeedsDuration = _rt_error_class("ReadiedNeedsDuration", "readied_needs_duration");  // 准备动作没有时长
+const NotOffTurn = _rt_error_class("NotOffTurn", "not_off_turn");  // 动作不能在回合外进行
 
-  // 动作 (actions).
-  class Action {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.own_turn_ticks = r[5];
-      this.off_turn_ticks = r[6];
-      this.next_turn_ticks = r[7];
-      this.off_turn = r[8];
-      this.usage = r[9];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.own_turn_ticks = this.own_turn_ticks;
-      out.off_turn_ticks = this.off_turn_ticks;
-      out.next_turn_ticks = this.next_turn_ticks;
-      out.off_turn = this.off_turn;
-      out.usage = this.usage;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
+// ---- combatants ----
+const STAT_NAMES = Object.freeze({
+  "力量": "strength", "敏捷": "dexterity", "耐力": "endurance", "智力": "intelligence", "感知": "perception",
+  "意志": "will", "格斗": "fighting", "武器": "weapon_skill", "投掷": "throwing", "弓箭": "archery", "枪械": "firearms",
+  "能量技艺": "energy", "运动": "athletics", "闪避": "dodge", "侦查": "detect", "躲藏": "hide",
+  "基础防御": "basic_defense", "闪避防御": "dodge_defense", "格挡防御": "parry_defense", "精神防御": "mental_defense",
+  "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption",
+  "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp",
+  "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes",
+  "影响": "influence", "无助": "helpless", "有其他可用感知": "other_sense", "计弹药": "counts_ammo",
+  "弹匣中的子弹": "loaded_rounds"
+});
+const _STATS = [
+  ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30],
+  ["intelligence", "智力", "int", 3, 0, 30], ["perception", "感知", "int", 3, 0, 30], ["will", "意志", "int", 3, 0, 30],
+  ["fighting", "格斗", "int", 0, 0, 30], ["weapon_skill", "武器", "int", 0, 0, 30],
+  ["throwing", "投掷", "int", 0, 0, 30], ["archery", "弓箭", "int", 0, 0, 30], ["firearms", "枪械", "int", 0, 0, 30],
+  ["energy", "能量技艺", "int", 0, 0, 30], ["athletics", "运动", "int", 0, 0, 30], ["dodge", "闪避", "int", 0, 0, 30],
+  ["detect", "侦查", "int", 0, 0, 30], ["hide", "躲藏", "int", 0, 0, 30],
+  ["basic_defense", "基础防御", "int", 0, 0, 60], ["dodge_defense", "闪避防御", "int", 0, 0, 60],
+  ["parry_defense", "格挡防御", "int", 0, 0, 60], ["mental_defense", "精神防御", "int", 0, 0, 60],
+  ["resistance", "生理抗性", "int", 0, 0, 60], ["mental_resistance", "精神抗性", "int", 0, 0, 60],
+  ["damage_reduction", "伤害减免", "int", 0, 0, 60], ["absorption", "伤害吸收", "int", 0, 0, 60],
+  ["max_hp", "生命值上限", "int", 10, 0, 1000], ["max_focus", "集中力上限", "int", 5, 0, 100],
+  ["move_speed", "移动速度", "int", 10, 0, 1000], ["size", "体型", "int", 0, (-10), 30],
+  ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100],
+  ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100],
+  ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100],
+  ["helpless", "无助", "bool", false, 0, 0], ["other_sense", "有其他可用感知", "bool", false, 0, 0],
+  ["counts_ammo", "计弹药", "bool", false, 0, 0], ["loaded_rounds", "弹匣中的子弹", "int", 0, 0, 500]
+];
+// A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
+// Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
+class Combatant {
+  constructor(stats) {
+    _rt_combatant_init(this, _STATS, stats);
   }
-  const _NO_ACTION = new Action(["", "（无动作）", "", [], null, 0, 0, 0, false, ""], false);
-  const _ACTIONS_ROWS = new Map();
-  for (const r of [
-    ["standard", "标准动作", "", ["TR-06"], null, 9, 0, 0, false, "攻击等较为复杂的行为。"],
-    ["move", "移动动作", "", ["TR-06"], null, 6, 0, 0, false, "移动等较为简单的行为。"],
-    ["swift", "迅捷动作", "", ["TR-06"], null, 3, 0, 0, false, "取用物品等较为迅速的行为。"],
-    ["free", "自由动作", "", ["TR-06"], null, 1, 3, 0, true, "讲话等极快速的行为（自己回合1/3秒，回合外1秒）。"],
-    ["reflex", "反射动作", "", ["TR-06", "TR-35"], null, 0, 6, 3, true, "应对对手的行为（回合外2秒，另占下一轮自己回合1秒）。"],
-    ["readied", "准备动作", "", ["TR-06"], null, 0, 0, 0, true, "自己回合的任意长度时间与回合外的相同长度时间（按宣言的时长）。"],
-  ]) _ACTIONS_ROWS.set(r[0], new Action(r, true));
-  const ACTIONS = new FrozenMap(_ACTIONS_ROWS);
-  // The 动作 entry with this id or Chinese name.
-  function get_action(key) { return _rt_lookup(ACTIONS, key, "动作", Action); }
+  static fromDict(data) {
+    return new Combatant(_rt_stats_from_dict(data, STAT_NAMES, _STATS));
+  }
+  toDict() {
+    return _rt_combatant_dict(this, _STATS);
+  }
+  toJSON() { return this.toDict(); }
+}
 
-  // 伤害类型 (damage_types).
-  class DamageType {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.family = r[5];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.family = this.family;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, "physical"], false);
-  const _DAMAGE_TYPES_ROWS = new Map();
-  for (const r of [
-    ["slash_pierce", "斩击/穿刺", "", ["TR-40"], null, "physical"],
-    ["blunt", "钝击", "", ["TR-40"], null, "physical"],
-    ["corrosion", "腐蚀", "", ["TR-40"], null, "physical"],
-    ["force", "力场", "", ["TR-40"], null, "physical"],
-    ["vibration", "震动", "", ["TR-40"], null, "physical"],
-    ["fire", "火焰", "", ["TR-40"], null, "energy"],
-    ["cold", "冻结", "", ["TR-40"], null, "energy"],
-    ["lightning", "电击", "", ["TR-40"], null, "energy"],
-    ["erosion", "侵蚀", "", ["TR-40"], null, "energy"],
-    ["arcane", "奥术", "", ["TR-40"], null, "energy"],
-    ["mental", "精神", "", ["TR-40"], null, "mental"],
-  ]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
-  const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
-  // The 伤害类型 entry with this id or Chinese name.
-  function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
+// ---- entry formulas (one function per distinct formula, named after the first entry) ----
+function attack_types_unarmed_pool(s, e, weapon) { return s.strength + s.fighting + weapon.damage; }
+function attack_types_melee_pool(s, e, weapon) { return s.strength + s.weapon_skill + weapon.damage; }
+function attack_types_short_throw_pool(s, e, weapon) { return s.dexterity + s.throwing + weapon.damage; }
+function attack_types_long_throw_pool(s, e, weapon) { return s.strength + s.throwing + weapon.damage; }
+function attack_types_bow_pool(s, e, weapon) { return s.strength + s.archery + weapon.damage; }
+function attack_types_firearm_pool(s, e, weapon) { return Math.max(
+  s.dexterity, s.perception, s.intelligence
+) + s.firearms; }
+function attack_types_energy_pool(s, e, weapon) { return Math.max(s.intelligence, s.perception) + s.energy + weapon.damage; }
+function attack_types_area_pool(s, e, weapon) { return 0; }
+function attack_types_unarmed_cap(s, e, weapon) { return s.strength + s.fighting; }
+function attack_types_melee_cap(s, e, weapon) { return s.strength + weapon.damage; }
+function attack_types_short_throw_cap(s, e, weapon) { return s.throwing + weapon.damage; }
+function attack_types_firearm_cap(s, e, weapon) { return weapon.damage; }
+function attack_types_energy_cap(s, e, weapon) { return s.energy + weapon.damage; }
+function attack_types_unarmed_range(s, e, weapon) { return 0; }
+function attack_types_short_throw_range(s, e, weapon) { return s.strength; }
+function attack_types_long_throw_range(s, e, weapon) { return s.strength * 10; }
+function attack_types_bow_range(s, e, weapon) { return weapon.strength * 10; }
+function attack_types_firearm_range(s, e, weapon) { return weapon.range > 0 ? weapon.range : _R_FIREARM_DEFAULT_RANGE; }
+function attack_types_energy_range(s, e, weapon) { return weapon.range; }
+function condition_tracks_dazzle_capacity(s, e) { return s.eye_hp; }
+function condition_tracks_tinnitus_capacity(s, e) { return s.ear_hp; }
+function condition_tracks_mental_seal_capacity(s, e) { return s.mental_key + s.will; }
+function condition_tracks_mental_bind_capacity(s, e) { return 2 * s.will + s.intelligence; }
+function condition_tracks_paralysis_capacity(s, e) { return 2 * s.dexterity + s.endurance; }
+function condition_tracks_entangle_capacity(s, e) { return s.move_speed; }
+function condition_tracks_drowsy_capacity(s, e) { return s.max_focus; }
+function condition_tracks_dizzy_capacity(s, e) { return 2 * s.dexterity + s.perception; }
+function condition_tracks_nausea_capacity(s, e) { return 0; }
+const _FORMULAS = {
+  "attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_melee_pool": attack_types_melee_pool,
+  "attack_types_short_throw_pool": attack_types_short_throw_pool,
+  "attack_types_long_throw_pool": attack_types_long_throw_pool, "attack_types_bow_pool": attack_types_bow_pool,
+  "attack_types_firearm_pool": attack_types_firearm_pool, "attack_types_energy_pool": attack_types_energy_pool,
+  "attack_types_area_pool": attack_types_area_pool, "attack_types_unarmed_cap": attack_types_unarmed_cap,
+  "attack_types_melee_cap": attack_types_melee_cap, "attack_types_short_throw_cap": attack_types_short_throw_cap,
+  "attack_types_firearm_cap": attack_types_firearm_cap, "attack_types_energy_cap": attack_types_energy_cap,
+  "attack_types_unarmed_range": attack_types_unarmed_range,
+  "attack_types_short_throw_range": attack_types_short_throw_range,
+  "attack_types_long_throw_range": attack_types_long_throw_range, "attack_types_bow_range": attack_types_bow_range,
+  "attack_types_firearm_range": attack_types_firearm_range, "attack_types_energy_range": attack_types_energy_range,
+  "condition_tracks_dazzle_capacity": condition_tracks_dazzle_capacity,
+  "condition_tracks_tinnitus_capacity": condition_tracks_tinnitus_capacity,
+  "condition_tracks_mental_seal_capacity": condition_tracks_mental_seal_capacity,
+  "condition_tracks_mental_bind_capacity": condition_tracks_mental_bind_capacity,
+  "condition_tracks_paralysis_capacity": condition_tracks_paralysis_capacity,
+  "condition_tracks_entangle_capacity": condition_tracks_entangle_capacity,
+  "condition_tracks_drowsy_capacity": condition_tracks_drowsy_capacity,
+  "condition_tracks_dizzy_capacity": condition_tracks_dizzy_capacity,
+  "condition_tracks_nausea_capacity": condition_tracks_nausea_capacity
+};
+const _FORMULA_TEXTS = {
+  "attack_types_unarmed_pool": "力量 + 格斗 + 武器.武器伤害", "attack_types_melee_pool": "力量 + 武器 + 武器.武器伤害",
+  "attack_types_short_throw_pool": "敏捷 + 投掷 + 武器.武器伤害",
+  "attack_types_long_throw_pool": "力量 + 投掷 + 武器.武器伤害", "attack_types_bow_pool": "力量 + 弓箭 + 武器.武器伤害",
+  "attack_types_firearm_pool": "max(敏捷, 感知, 智力) + 枪械",
+  "attack_types_energy_pool": "max(智力, 感知) + 能量技艺 + 武器.武器伤害", "attack_types_area_pool": "0",
+  "attack_types_unarmed_cap": "力量 + 格斗", "attack_types_melee_cap": "力量 + 武器.武器伤害",
+  "attack_types_short_throw_cap": "投掷 + 武器.武器伤害", "attack_types_firearm_cap": "武器.武器伤害",
+  "attack_types_energy_cap": "能量技艺 + 武器.武器伤害", "attack_types_unarmed_range": "0",
+  "attack_types_short_throw_range": "力量", "attack_types_long_throw_range": "力量 * 10",
+  "attack_types_bow_range": "武器.力量要求 * 10",
+  "attack_types_firearm_range": "武器.射程 if 武器.射程 \u003e 0 else 裁定.枪械默认射程",
+  "attack_types_energy_range": "武器.射程", "condition_tracks_dazzle_capacity": "眼部生命槽",
+  "condition_tracks_tinnitus_capacity": "耳部生命槽",
+  "condition_tracks_mental_seal_capacity": "精神感知关键属性 + 意志",
+  "condition_tracks_mental_bind_capacity": "2 * 意志 + 智力", "condition_tracks_paralysis_capacity": "2 * 敏捷 + 耐力",
+  "condition_tracks_entangle_capacity": "移动速度", "condition_tracks_drowsy_capacity": "集中力上限",
+  "condition_tracks_dizzy_capacity": "2 * 敏捷 + 感知", "condition_tracks_nausea_capacity": "0"
+};
 
-  // 攻击类型 (attack_types).
-  class AttackType {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.mode = r[5];
-      this.pool = _FORMULAS[r[6]];
-      this.cap = _FORMULAS[r[7]];
-      this.range = _FORMULAS[r[8]];
-      this.range_increments = r[9];
-      this.notes = r[10];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.mode = this.mode;
-      out.pool = _FORMULA_TEXTS[this.pool.name];
-      out.cap = _FORMULA_TEXTS[this.cap.name];
-      out.range = _FORMULA_TEXTS[this.range.name];
-      out.range_increments = this.range_increments;
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
+// 感知方式 (senses).
+class Sense {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.uses_exposure = r[5];
+    this.uses_speed = r[6];
+    this.blocked_by_cover = r[7];
+    this.blocked_by_avoiding_medium = r[8];
+    Object.freeze(this);
   }
-  const _NO_ATTACKTYPE = new AttackType(
-    ["", "（无攻击类型）", "", [], null, "check_damage", _rt_not_given, _rt_not_given, _rt_not_given, false, ""], false
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.uses_exposure = this.uses_exposure;
+    out.uses_speed = this.uses_speed;
+    out.blocked_by_cover = this.blocked_by_cover;
+    out.blocked_by_avoiding_medium = this.blocked_by_avoiding_medium;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_SENSE = new Sense(["", "（无感知方式）", "", [], null, false, false, false, false], false);
+const _SENSES_ROWS = new Map();
+for (const r of [
+  ["sight", "视觉", "", ["TR-03"], null, true, false, true, false],
+  ["hearing", "听觉", "", ["TR-03"], null, false, true, false, false],
+  ["touch", "触觉", "", ["TR-03"], null, false, false, false, true],
+]) _SENSES_ROWS.set(r[0], new Sense(r, true));
+const SENSES = new FrozenMap(_SENSES_ROWS);
+// The 感知方式 entry with this id or Chinese name.
+function get_sense(key) { return _rt_lookup(SENSES, key, "感知方式", Sense); }
+
+// 脱离时机 (leave_timings).
+class LeaveTiming {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.escapes = r[5];
+    this.untargeted = r[6];
+    this.halves = r[7];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.escapes = this.escapes;
+    out.untargeted = this.untargeted;
+    out.halves = this.halves;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_LEAVETIMING = new LeaveTiming(["", "（无脱离时机）", "", [], null, false, false, false], false);
+const _LEAVE_TIMINGS_ROWS = new Map();
+for (const r of [
+  ["before", "攻击开始前", "", ["TR-05"], null, true, true, false],
+  ["during", "攻击开始后结束前", "", ["TR-34"], null, true, false, true],
+  ["none", "没有脱离", "", ["TR-05"], null, false, false, false],
+]) _LEAVE_TIMINGS_ROWS.set(r[0], new LeaveTiming(r, true));
+const LEAVE_TIMINGS = new FrozenMap(_LEAVE_TIMINGS_ROWS);
+// The 脱离时机 entry with this id or Chinese name.
+function get_leave_timing(key) { return _rt_lookup(LEAVE_TIMINGS, key, "脱离时机", LeaveTiming); }
+
+// 回合 (rounds).
+class Round {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.turn_seconds = r[5];
+    this.starts = r[6];
+    this.ends = r[7];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.turn_seconds = this.turn_seconds;
+    out.starts = this.starts;
+    out.ends = this.ends;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_ROUND = new Round(["", "（无回合）", "", [], null, 0, "", ""], false);
+const _ROUNDS_ROWS = new Map();
+for (const r of [
+  ["surprise", "突袭轮", "", ["TR-01"], null, 3, "有一方没有意识到对方的存在或没有敌意时开始；所有角色进行先攻检定。", "所有目标都意识到彼此的存在并且都拥有敌意时结束（一般在每个角色都进行过回合后）；被突袭者视为处于一回合的定身状态。"],
+  ["combat", "战斗轮", "", ["TR-01"], null, 6, "双方同时意识到对方的存在并彼此拥有敌意时开始。", "所有人失去敌意或无法意识到彼此为止。"],
+]) _ROUNDS_ROWS.set(r[0], new Round(r, true));
+const ROUNDS = new FrozenMap(_ROUNDS_ROWS);
+// The 回合 entry with this id or Chinese name.
+function get_round(key) { return _rt_lookup(ROUNDS, key, "回合", Round); }
+
+// 动作 (actions).
+class Action {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.own_turn_ticks = r[5];
+    this.off_turn_ticks = r[6];
+    this.next_turn_ticks = r[7];
+    this.off_turn = r[8];
+    this.usage = r[9];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.own_turn_ticks = this.own_turn_ticks;
+    out.off_turn_ticks = this.off_turn_ticks;
+    out.next_turn_ticks = this.next_turn_ticks;
+    out.off_turn = this.off_turn;
+    out.usage = this.usage;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_ACTION = new Action(["", "（无动作）", "", [], null, 0, 0, 0, false, ""], false);
+const _ACTIONS_ROWS = new Map();
+for (const r of [
+  ["standard", "标准动作", "", ["TR-06"], null, 9, 0, 0, false, "攻击等较为复杂的行为。"],
+  ["move", "移动动作", "", ["TR-06"], null, 6, 0, 0, false, "移动等较为简单的行为。"],
+  ["swift", "迅捷动作", "", ["TR-06"], null, 3, 0, 0, false, "取用物品等较为迅速的行为。"],
+  ["free", "自由动作", "", ["TR-06"], null, 1, 3, 0, true, "讲话等极快速的行为（自己回合1/3秒，回合外1秒）。"],
+  ["reflex", "反射动作", "", ["TR-06", "TR-35"], null, 0, 6, 3, true, "应对对手的行为（回合外2秒，另占下一轮自己回合1秒）。"],
+  ["readied", "准备动作", "", ["TR-06"], null, 0, 0, 0, true, "自己回合的任意长度时间与回合外的相同长度时间（按宣言的时长）。"],
+]) _ACTIONS_ROWS.set(r[0], new Action(r, true));
+const ACTIONS = new FrozenMap(_ACTIONS_ROWS);
+// The 动作 entry with this id or Chinese name.
+function get_action(key) { return _rt_lookup(ACTIONS, key, "动作", Action); }
+
+// 伤害类型 (damage_types).
+class DamageType {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.family = r[5];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.family = this.family;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, "physical"], false);
+const _DAMAGE_TYPES_ROWS = new Map();
+for (const r of [
+  ["slash_pierce", "斩击/穿刺", "", ["TR-40"], null, "physical"],
+  ["blunt", "钝击", "", ["TR-40"], null, "physical"],
+  ["corrosion", "腐蚀", "", ["TR-40"], null, "physical"],
+  ["force", "力场", "", ["TR-40"], null, "physical"],
+  ["vibration", "震动", "", ["TR-40"], null, "physical"],
+  ["fire", "火焰", "", ["TR-40"], null, "energy"],
+  ["cold", "冻结", "", ["TR-40"], null, "energy"],
+  ["lightning", "电击", "", ["TR-40"], null, "energy"],
+  ["erosion", "侵蚀", "", ["TR-40"], null, "energy"],
+  ["arcane", "奥术", "", ["TR-40"], null, "energy"],
+  ["mental", "精神", "", ["TR-40"], null, "mental"],
+]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
+const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
+// The 伤害类型 entry with this id or Chinese name.
+function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
+
+// 攻击类型 (attack_types).
+class AttackType {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.mode = r[5];
+    this.pool = _FORMULAS[r[6]];
+    this.cap = _FORMULAS[r[7]];
+    this.range = _FORMULAS[r[8]];
+    this.range_increments = r[9];
+    this.notes = r[10];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.mode = this.mode;
+    out.pool = _FORMULA_TEXTS[this.pool.name];
+    out.cap = _FORMULA_TEXTS[this.cap.name];
+    out.range = _FORMULA_TEXTS[this.range.name];
+    out.range_increments = this.range_increments;
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_ATTACKTYPE = new AttackType(
+  ["", "（无攻击类型）", "", [], null, "check_damage", _rt_not_given, _rt_not_given, _rt_not_given, false, ""], false
+);
+const _ATTACK_TYPES_ROWS = new Map();
+for (const r of [
+  ["unarmed", "肉搏攻击", "", ["TR-13"], null, "check_damage", "attack_types_unarmed_pool", "attack_types_unarmed_cap", "attack_types_unarmed_range", false, "使用自身身体直接攻击；关键属性力量，相关技艺格斗系。"],
+  ["melee", "近战武器攻击", "", ["TR-13"], null, "check_damage", "attack_types_melee_pool", "attack_types_melee_cap", "attack_types_unarmed_range", false, "关键属性力量，相关技艺武器系。"],
+  ["short_throw", "近距离投掷攻击", "", ["TR-13", "TR-14"], null, "check_damage", "attack_types_short_throw_pool", "attack_types_short_throw_cap", "attack_types_short_throw_range", true, "较轻的投掷武器；初始投掷距离为力量米。"],
+  ["long_throw", "远距离投掷攻击", "", ["TR-13", "TR-14"], null, "check_damage", "attack_types_long_throw_pool", "attack_types_melee_cap", "attack_types_long_throw_range", true, "较重的投掷武器；初始投掷距离为力量×10米。"],
+  ["bow", "弓箭攻击", "", ["TR-13", "TR-14"], null, "check_damage", "attack_types_bow_pool", "attack_types_melee_cap", "attack_types_bow_range", true, "初始射程为弓的力量要求×10米。"],
+  ["firearm", "枪械射击攻击", "", ["TR-15"], null, "hit_fixed", "attack_types_firearm_pool", "attack_types_firearm_cap", "attack_types_firearm_range", false, "关键属性敏捷、感知或智力（取高）；命中与伤害分别计算，命中造成固定伤害。"],
+  ["energy", "能量远程攻击", "", ["TR-16"], null, "check_damage", "attack_types_energy_pool", "attack_types_energy_cap", "attack_types_energy_range", false, "关键属性智力或感知，相关技艺为与能量池相关的技艺；伤害上限随能量池技艺不同，默认为技艺 + 武器伤害。"],
+  ["area", "范围效果", "", ["TR-10", "TR-33"], null, "fixed_resist", "attack_types_area_pool", "attack_types_firearm_cap", "attack_types_unarmed_range", false, "直接造成固定数值的效果，目标以抗性对抗。"],
+]) _ATTACK_TYPES_ROWS.set(r[0], new AttackType(r, true));
+const ATTACK_TYPES = new FrozenMap(_ATTACK_TYPES_ROWS);
+// The 攻击类型 entry with this id or Chinese name.
+function get_attack_type(key) { return _rt_lookup(ATTACK_TYPES, key, "攻击类型", AttackType); }
+
+// 武器 (weapons).
+class Weapon {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.attack_type = r[5] !== null && ATTACK_TYPES.has(r[5]) ? ATTACK_TYPES.get(r[5]) : _NO_ATTACKTYPE;
+    this.damage = r[6];
+    this.damage_type = r[7] !== null && DAMAGE_TYPES.has(r[7]) ? DAMAGE_TYPES.get(r[7]) : _NO_DAMAGETYPE;
+    this.strength = r[8];
+    this.size = r[9];
+    this.magazine = r[10];
+    this.range = r[11];
+    this.speed = r[12];
+    this.influence = r[13];
+    this.notes = r[14];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.attack_type = this.attack_type.given ? this.attack_type.id : null;
+    out.damage = this.damage;
+    out.damage_type = this.damage_type.given ? this.damage_type.id : null;
+    out.strength = this.strength;
+    out.size = this.size;
+    out.magazine = this.magazine;
+    out.range = this.range;
+    out.speed = this.speed;
+    out.influence = this.influence;
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_WEAPON = new Weapon(
+  ["", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 0, 0, 0, 0, 0, ""], false
+);
+const _WEAPONS_ROWS = new Map();
+for (const r of [
+  ["fist", "拳头", "", ["TR-13"], null, "unarmed", 0, "blunt", 0, 0, 0, 0, 0, 0, ""],
+  ["sword", "长剑", "", ["TR-13"], null, "melee", 3, "slash_pierce", 0, 2, 0, 0, 0, 0, ""],
+  ["dagger", "飞刀", "", ["TR-13", "TR-14"], null, "short_throw", 1, "slash_pierce", 0, 0, 0, 0, 2, 0, ""],
+  ["javelin", "标枪", "", ["TR-13", "TR-14"], null, "long_throw", 3, "slash_pierce", 0, 2, 0, 0, 3, 0, ""],
+  ["longbow", "长弓", "", ["TR-13", "TR-14"], null, "bow", 3, "slash_pierce", 4, 2, 0, 0, 5, 0, ""],
+  ["pistol", "手枪", "", ["TR-15"], null, "firearm", 3, "slash_pierce", 0, -2, 12, 50, 10, 0, "原文例子中的3伤害手枪。"],
+  ["rifle", "步枪", "", ["TR-15"], null, "firearm", 5, "slash_pierce", 0, -2, 30, 100, 12, 0, ""],
+  ["fire_bolt", "火焰箭", "", ["TR-16"], null, "energy", 2, "fire", 0, 0, 0, 30, 0, 2, ""],
+  ["grenade", "手雷", "", ["TR-10", "TR-33"], null, "area", 6, "slash_pierce", 0, 0, 0, 0, 0, 0, "破片范围伤害。"],
+]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
+const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
+// The 武器 entry with this id or Chinese name.
+function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
+
+// 负面状态 (states).
+class State {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.loses_basic_defense = r[5];
+    this.loses_dodge_defense = r[6];
+    this.loses_parry_defense = r[7];
+    this.loses_mental_defense = r[8];
+    this.no_active_defense = r[9];
+    this.no_physical_actions = r[10];
+    this.no_mental_actions = r[11];
+    this.no_actions = r[12];
+    this.contests_fail = r[13];
+    this.concentration_fails = r[14];
+    this.no_focus = r[15];
+    this.needs_no_other_sense = r[16];
+    this.effect = r[17];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.loses_basic_defense = this.loses_basic_defense;
+    out.loses_dodge_defense = this.loses_dodge_defense;
+    out.loses_parry_defense = this.loses_parry_defense;
+    out.loses_mental_defense = this.loses_mental_defense;
+    out.no_active_defense = this.no_active_defense;
+    out.no_physical_actions = this.no_physical_actions;
+    out.no_mental_actions = this.no_mental_actions;
+    out.no_actions = this.no_actions;
+    out.contests_fail = this.contests_fail;
+    out.concentration_fails = this.concentration_fails;
+    out.no_focus = this.no_focus;
+    out.needs_no_other_sense = this.needs_no_other_sense;
+    out.effect = this.effect;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_STATE = new State(
+  [
+    "", "（无负面状态）", "", [], null, false, false, false, false, false, false, false, false, false, false, false,
+    false, ""
+  ],
+  false
+);
+const _STATES_ROWS = new Map();
+for (const r of [
+  ["blind", "目盲", "", ["TR-60", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去视觉；没有其他感知模式时失去基础防御与闪避防御，不能进行应对攻击的主动防御动作。"],
+  ["deaf", "耳聋", "", ["TR-60", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去听觉；同上。"],
+  ["sealed", "精神封闭", "", ["TR-61", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去对应的精神感知；同上。"],
+  ["awed", "震慑", "", ["TR-63"], null, false, false, false, false, false, false, true, false, false, true, false, false, "彻底失去精神相关的标准、移动与迅捷动作，专注检定默认失败；不影响肉体能力与装备物品能力。"],
+  ["immobilized", "定身", "", ["TR-64", "TR-65", "TR-66"], null, true, true, false, false, false, true, false, false, false, false, false, false, "彻底失去肉体相关的标准、移动、迅捷与反射动作，失去基础防御与闪避防御；不影响精神能力与装备物品能力。"],
+  ["unconscious", "昏迷", "", ["TR-68", "TR-69"], null, true, true, false, true, false, false, false, true, false, false, false, false, "不能进行任何主动行为；受到伤害或剧痛点数后相关点数降低等量，低于累积槽三倍即醒来。"],
+  ["helpless", "无助", "", ["TR-70", "TR-71"], null, true, true, true, true, false, false, false, false, true, false, true, false, "失去基础、闪避、精神与格挡防御，失去集中力用法，竞争检定默认失败。"],
+  ["exhausted", "力竭", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
+  ["reified", "物化", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
+  ["berserk", "失控", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
+]) _STATES_ROWS.set(r[0], new State(r, true));
+const STATES = new FrozenMap(_STATES_ROWS);
+// The 负面状态 entry with this id or Chinese name.
+function get_state(key) { return _rt_lookup(STATES, key, "负面状态", State); }
+
+// 负面点数累积槽 (condition_tracks).
+class ConditionTrack {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.capacity = _FORMULAS[r[5]];
+    this.state = r[6] !== null && STATES.has(r[6]) ? STATES.get(r[6]) : _NO_STATE;
+    this.debuff = r[7];
+    this.capacity_unknown = r[8];
+    this.fear_from_excess = r[9];
+    this.missed_rest = r[10];
+    this.wakes_on_damage = r[11];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.capacity = _FORMULA_TEXTS[this.capacity.name];
+    out.state = this.state.given ? this.state.id : null;
+    out.debuff = this.debuff;
+    out.capacity_unknown = this.capacity_unknown;
+    out.fear_from_excess = this.fear_from_excess;
+    out.missed_rest = this.missed_rest;
+    out.wakes_on_damage = this.wakes_on_damage;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_CONDITIONTRACK = new ConditionTrack(
+  ["", "（无负面点数累积槽）", "", [], null, _rt_not_given, _NO_STATE, "", false, false, false, false], false
+);
+const _CONDITION_TRACKS_ROWS = new Map();
+for (const r of [
+  ["dazzle", "目眩", "", ["TR-60"], null, "condition_tracks_dazzle_capacity", "blind", "眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。", false, false, false, false],
+  ["tinnitus", "耳鸣", "", ["TR-60"], null, "condition_tracks_tinnitus_capacity", "deaf", "耳部的感知检定与基础防御下降差值；决定听觉感知范围时感知视作降低差值。", false, false, false, false],
+  ["mental_seal", "精神封闭点数", "", ["TR-61"], null, "condition_tracks_mental_seal_capacity", "sealed", "对应精神感知的感知检定下降差值；决定精神感知范围时关键属性视作降低差值。", false, false, false, false],
+  ["mental_bind", "精神束缚", "", ["TR-63"], null, "condition_tracks_mental_bind_capacity", "awed", "意志与智力检定下降差值。", false, false, false, false],
+  ["paralysis", "麻痹", "", ["TR-64"], null, "condition_tracks_paralysis_capacity", "immobilized", "敏捷与耐力的相关检定下降差值。", false, false, false, false],
+  ["entangle", "纠缠", "", ["TR-65"], null, "condition_tracks_entangle_capacity", "immobilized", "敏捷与力量的相关检定与基础防御下降差值；决定移动速度时敏捷视作降低差值。", false, false, false, false],
+  ["drowsy", "困倦", "", ["TR-67", "TR-69"], null, "condition_tracks_drowsy_capacity", "unconscious", "意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。", false, false, true, true],
+  ["dizzy", "眩晕", "", ["TR-68", "TR-69"], null, "condition_tracks_dizzy_capacity", "unconscious", "感知与敏捷的相关检定下降差值；决定移动速度与感知范围时敏捷与感知之和视作降低差值（自由分配）。", false, false, false, true],
+  ["pain", "剧痛", "", ["TR-70"], null, "condition_tracks_drowsy_capacity", "helpless", "意志与耐力的相关检定下降差值；每次获得剧痛点数时还获得等于差值的恐惧点数。", false, true, false, false],
+  ["nausea", "恶心", "", ["TR-51"], null, "condition_tracks_nausea_capacity", null, "原文只说攻击腹部会造成恶心点数（以抗性降低），没有给出累积槽、减益与负面状态：点数照常记录，不产生减益或负面状态。", true, false, false, false],
+  ["fatigue", "疲乏", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
+  ["deformation", "变形", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
+  ["freezing", "冻结", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
+  ["madness", "疯狂", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
+]) _CONDITION_TRACKS_ROWS.set(r[0], new ConditionTrack(r, true));
+const CONDITION_TRACKS = new FrozenMap(_CONDITION_TRACKS_ROWS);
+// The 负面点数累积槽 entry with this id or Chinese name.
+function get_condition_track(key) { return _rt_lookup(CONDITION_TRACKS, key, "负面点数累积槽", ConditionTrack); }
+
+// 部位 (body_parts).
+class BodyPart {
+  constructor(r, given) {
+    this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
+    this.not_specified = r[4]; this.given = given;
+    this.size_offset = r[5];
+    this.effect = r[6];
+    this.track = r[7] !== null && CONDITION_TRACKS.has(r[7]) ? CONDITION_TRACKS.get(r[7]) : _NO_CONDITIONTRACK;
+    this.notes = r[8];
+    Object.freeze(this);
+  }
+  toDict() {
+    const out = {id: this.id, name: this.name};
+    out.size_offset = this.size_offset;
+    out.effect = this.effect;
+    out.track = this.track.given ? this.track.id : null;
+    out.notes = this.notes;
+    return out;
+  }
+  toJSON() { return this.toDict(); }
+}
+const _NO_BODYPART = new BodyPart(["", "（无部位）", "", [], null, 0, "severe", _NO_CONDITIONTRACK, ""], false);
+const _BODY_PARTS_ROWS = new Map();
+for (const r of [
+  ["vitals", "要害（太阳穴、眉心、心脏）", "", ["TR-50", "TR-51"], null, 4, "severe", null, "伤害转化成重创，被攻击者以耐力检定降低转化数量。"],
+  ["eyes", "眼睛", "", ["TR-50", "TR-51"], null, 3, "points", "dazzle", ""],
+  ["ears", "耳朵", "", ["TR-50", "TR-51"], null, 3, "points", "tinnitus", ""],
+  ["jaw", "下巴", "", ["TR-50", "TR-51"], null, 3, "points", "dizzy", ""],
+  ["abdomen", "腹部", "", ["TR-50", "TR-51"], null, 2, "points", "nausea", ""],
+  ["limbs", "四肢", "", ["TR-50", "TR-51"], null, 2, "limb", null, "额外造成肢体伤害，被攻击者以抗性降低。"],
+  ["held_item", "手持物", "", ["TR-50", "TR-51"], null, 2, "item", null, "只对手持物造成伤害。"],
+]) _BODY_PARTS_ROWS.set(r[0], new BodyPart(r, true));
+const BODY_PARTS = new FrozenMap(_BODY_PARTS_ROWS);
+// The 部位 entry with this id or Chinese name.
+function get_body_part(key) { return _rt_lookup(BODY_PARTS, key, "部位", BodyPart); }
+
+const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
+
+// ---- procedures ----
+
+function _attack_setup(
+  attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, _trace
+) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  part = part === null || part === undefined ? _NO_BODYPART : part instanceof BodyPart ? part : get_body_part(part);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus
+    && bonus <= 100 && Number.isInteger(extra_damage) && 0 <= extra_damage && extra_damage <= 1000
+    && part.not_specified === null && typeof left_area === 'boolean' && Number.isInteger(endurance_penalty)
+    && 0 <= endurance_penalty && endurance_penalty <= 1000 && typeof from_hiding === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击者", attacker, Combatant], ['type', "防御者", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
+      ['int', "额外伤害", extra_damage, 0, 1000], ['entry', "部位", part], ['bool', "中途脱离范围", left_area],
+      ['int', "耐力检定减值", endurance_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
+    ]);
+  }
+  let range, increments, part_penalty, check_before_defense, target_defense, dice_;
+  if (!(weapon.attack_type.mode === "check_damage")) {
+    throw new WrongMode("“" + weapon.name + "”不是这种攻击方式");
+  }
+  range = weapon.attack_type.range(attacker, weapon.attack_type, weapon);
+  if (!(!weapon.attack_type.range_increments || range > 0)) {
+    throw new NoRange("“" + weapon.name + "”的初始距离为0（弓的初始距离来自它的力量要求），无法计算射程");
+  }
+  increments = weapon.attack_type.range_increments && range > 0 && distance > range ? _rt_floordiv(distance - range, range) : 0;
+  part_penalty = part.given ? part.size_offset * _R_CALLED_SHOT_PENALTY_PER_SIZE : 0;
+  check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - _R_RANGE_PENALTY * increments - part_penalty;
+  if (!(increments === 0 || check_before_defense > 0)) {
+    throw new PastLimit("距离" + String(distance) + "米时检定降为" + String(check_before_defense) + "，已到达极限距离，无法攻击");
+  }
+  target_defense = weapon.damage_type.family === "mental" ? defender.mental_defense : defender.basic_defense + defender.dodge_defense + defender.parry_defense;
+  dice_ = Math.max(_R_CHECK_FLOOR, check_before_defense - target_defense);
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击检定" + String(check_before_defense) + "减去目标防御" + String(target_defense) + "，掷" + String(dice_) + "个骰子",
+    [["dice", dice_]]
+  ));
+  if (dice_ > 200) {
+    _rt_within("骰池骰子数", dice_, 200);
+  }
+  return [weapon, part, dice_];
+}
+
+const ATTACK_FIELDS = Object.freeze([
+  "hit", "successes", "damage", "damage_type", "severe", "track", "points", "limb_damage", "item_damage", "from_hiding"
+]);
+// The result of attack (攻击（检定即伤害）): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class AttackResult extends Result {}
+AttackResult.PROCEDURE = "attack";
+AttackResult.FIELDS = ATTACK_FIELDS;
+
+// 攻击（检定即伤害）（TR-10、TR-11、TR-12、TR-13、TR-14、TR-16、TR-34、TR-41、TR-50、TR-51）
+function attack(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding", "dice"]
   );
-  const _ATTACK_TYPES_ROWS = new Map();
-  for (const r of [
-    ["unarmed", "肉搏攻击", "", ["TR-13"], null, "check_damage", "attack_types_unarmed_pool", "attack_types_unarmed_cap", "attack_types_unarmed_range", false, "使用自身身体直接攻击；关键属性力量，相关技艺格斗系。"],
-    ["melee", "近战武器攻击", "", ["TR-13"], null, "check_damage", "attack_types_melee_pool", "attack_types_melee_cap", "attack_types_unarmed_range", false, "关键属性力量，相关技艺武器系。"],
-    ["short_throw", "近距离投掷攻击", "", ["TR-13", "TR-14"], null, "check_damage", "attack_types_short_throw_pool", "attack_types_short_throw_cap", "attack_types_short_throw_range", true, "较轻的投掷武器；初始投掷距离为力量米。"],
-    ["long_throw", "远距离投掷攻击", "", ["TR-13", "TR-14"], null, "check_damage", "attack_types_long_throw_pool", "attack_types_melee_cap", "attack_types_long_throw_range", true, "较重的投掷武器；初始投掷距离为力量×10米。"],
-    ["bow", "弓箭攻击", "", ["TR-13", "TR-14"], null, "check_damage", "attack_types_bow_pool", "attack_types_melee_cap", "attack_types_bow_range", true, "初始射程为弓的力量要求×10米。"],
-    ["firearm", "枪械射击攻击", "", ["TR-15"], null, "hit_fixed", "attack_types_firearm_pool", "attack_types_firearm_cap", "attack_types_firearm_range", false, "关键属性敏捷、感知或智力（取高）；命中与伤害分别计算，命中造成固定伤害。"],
-    ["energy", "能量远程攻击", "", ["TR-16"], null, "check_damage", "attack_types_energy_pool", "attack_types_energy_cap", "attack_types_energy_range", false, "关键属性智力或感知，相关技艺为与能量池相关的技艺；伤害上限随能量池技艺不同，默认为技艺 + 武器伤害。"],
-    ["area", "范围效果", "", ["TR-10", "TR-33"], null, "fixed_resist", "attack_types_area_pool", "attack_types_firearm_cap", "attack_types_unarmed_range", false, "直接造成固定数值的效果，目标以抗性对抗。"],
-  ]) _ATTACK_TYPES_ROWS.set(r[0], new AttackType(r, true));
-  const ATTACK_TYPES = new FrozenMap(_ATTACK_TYPES_ROWS);
-  // The 攻击类型 entry with this id or Chinese name.
-  function get_attack_type(key) { return _rt_lookup(ATTACK_TYPES, key, "攻击类型", AttackType); }
-
-  // 武器 (weapons).
-  class Weapon {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.attack_type = r[5] !== null && ATTACK_TYPES.has(r[5]) ? ATTACK_TYPES.get(r[5]) : _NO_ATTACKTYPE;
-      this.damage = r[6];
-      this.damage_type = r[7] !== null && DAMAGE_TYPES.has(r[7]) ? DAMAGE_TYPES.get(r[7]) : _NO_DAMAGETYPE;
-      this.strength = r[8];
-      this.size = r[9];
-      this.magazine = r[10];
-      this.range = r[11];
-      this.speed = r[12];
-      this.influence = r[13];
-      this.notes = r[14];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.attack_type = this.attack_type.given ? this.attack_type.id : null;
-      out.damage = this.damage;
-      out.damage_type = this.damage_type.given ? this.damage_type.id : null;
-      out.strength = this.strength;
-      out.size = this.size;
-      out.magazine = this.magazine;
-      out.range = this.range;
-      out.speed = this.speed;
-      out.influence = this.influence;
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_WEAPON = new Weapon(
-    ["", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 0, 0, 0, 0, 0, ""], false
-  );
-  const _WEAPONS_ROWS = new Map();
-  for (const r of [
-    ["fist", "拳头", "", ["TR-13"], null, "unarmed", 0, "blunt", 0, 0, 0, 0, 0, 0, ""],
-    ["sword", "长剑", "", ["TR-13"], null, "melee", 3, "slash_pierce", 0, 2, 0, 0, 0, 0, ""],
-    ["dagger", "飞刀", "", ["TR-13", "TR-14"], null, "short_throw", 1, "slash_pierce", 0, 0, 0, 0, 2, 0, ""],
-    ["javelin", "标枪", "", ["TR-13", "TR-14"], null, "long_throw", 3, "slash_pierce", 0, 2, 0, 0, 3, 0, ""],
-    ["longbow", "长弓", "", ["TR-13", "TR-14"], null, "bow", 3, "slash_pierce", 4, 2, 0, 0, 5, 0, ""],
-    ["pistol", "手枪", "", ["TR-15"], null, "firearm", 3, "slash_pierce", 0, -2, 12, 50, 10, 0, "原文例子中的3伤害手枪。"],
-    ["rifle", "步枪", "", ["TR-15"], null, "firearm", 5, "slash_pierce", 0, -2, 30, 100, 12, 0, ""],
-    ["fire_bolt", "火焰箭", "", ["TR-16"], null, "energy", 2, "fire", 0, 0, 0, 30, 0, 2, ""],
-    ["grenade", "手雷", "", ["TR-10", "TR-33"], null, "area", 6, "slash_pierce", 0, 0, 0, 0, 0, 0, "破片范围伤害。"],
-  ]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
-  const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
-  // The 武器 entry with this id or Chinese name.
-  function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
-
-  // 负面状态 (states).
-  class State {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.loses_basic_defense = r[5];
-      this.loses_dodge_defense = r[6];
-      this.loses_parry_defense = r[7];
-      this.loses_mental_defense = r[8];
-      this.no_active_defense = r[9];
-      this.no_physical_actions = r[10];
-      this.no_mental_actions = r[11];
-      this.no_actions = r[12];
-      this.contests_fail = r[13];
-      this.concentration_fails = r[14];
-      this.no_focus = r[15];
-      this.needs_no_other_sense = r[16];
-      this.effect = r[17];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.loses_basic_defense = this.loses_basic_defense;
-      out.loses_dodge_defense = this.loses_dodge_defense;
-      out.loses_parry_defense = this.loses_parry_defense;
-      out.loses_mental_defense = this.loses_mental_defense;
-      out.no_active_defense = this.no_active_defense;
-      out.no_physical_actions = this.no_physical_actions;
-      out.no_mental_actions = this.no_mental_actions;
-      out.no_actions = this.no_actions;
-      out.contests_fail = this.contests_fail;
-      out.concentration_fails = this.concentration_fails;
-      out.no_focus = this.no_focus;
-      out.needs_no_other_sense = this.needs_no_other_sense;
-      out.effect = this.effect;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_STATE = new State(
-    [
-      "", "（无负面状态）", "", [], null, false, false, false, false, false, false, false, false, false, false, false,
-      false, ""
-    ],
-    false
-  );
-  const _STATES_ROWS = new Map();
-  for (const r of [
-    ["blind", "目盲", "", ["TR-60", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去视觉；没有其他感知模式时失去基础防御与闪避防御，不能进行应对攻击的主动防御动作。"],
-    ["deaf", "耳聋", "", ["TR-60", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去听觉；同上。"],
-    ["sealed", "精神封闭", "", ["TR-61", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去对应的精神感知；同上。"],
-    ["awed", "震慑", "", ["TR-63"], null, false, false, false, false, false, false, true, false, false, true, false, false, "彻底失去精神相关的标准、移动与迅捷动作，专注检定默认失败；不影响肉体能力与装备物品能力。"],
-    ["immobilized", "定身", "", ["TR-64", "TR-65", "TR-66"], null, true, true, false, false, false, true, false, false, false, false, false, false, "彻底失去肉体相关的标准、移动、迅捷与反射动作，失去基础防御与闪避防御；不影响精神能力与装备物品能力。"],
-    ["unconscious", "昏迷", "", ["TR-68", "TR-69"], null, true, true, false, true, false, false, false, true, false, false, false, false, "不能进行任何主动行为；受到伤害或剧痛点数后相关点数降低等量，低于累积槽三倍即醒来。"],
-    ["helpless", "无助", "", ["TR-70", "TR-71"], null, true, true, true, true, false, false, false, false, true, false, true, false, "失去基础、闪避、精神与格挡防御，失去集中力用法，竞争检定默认失败。"],
-    ["exhausted", "力竭", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
-    ["reified", "物化", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
-    ["berserk", "失控", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
-  ]) _STATES_ROWS.set(r[0], new State(r, true));
-  const STATES = new FrozenMap(_STATES_ROWS);
-  // The 负面状态 entry with this id or Chinese name.
-  function get_state(key) { return _rt_lookup(STATES, key, "负面状态", State); }
-
-  // 负面点数累积槽 (condition_tracks).
-  class ConditionTrack {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.capacity = _FORMULAS[r[5]];
-      this.state = r[6] !== null && STATES.has(r[6]) ? STATES.get(r[6]) : _NO_STATE;
-      this.debuff = r[7];
-      this.capacity_unknown = r[8];
-      this.fear_from_excess = r[9];
-      this.missed_rest = r[10];
-      this.wakes_on_damage = r[11];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.capacity = _FORMULA_TEXTS[this.capacity.name];
-      out.state = this.state.given ? this.state.id : null;
-      out.debuff = this.debuff;
-      out.capacity_unknown = this.capacity_unknown;
-      out.fear_from_excess = this.fear_from_excess;
-      out.missed_rest = this.missed_rest;
-      out.wakes_on_damage = this.wakes_on_damage;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_CONDITIONTRACK = new ConditionTrack(
-    ["", "（无负面点数累积槽）", "", [], null, _rt_not_given, _NO_STATE, "", false, false, false, false], false
-  );
-  const _CONDITION_TRACKS_ROWS = new Map();
-  for (const r of [
-    ["dazzle", "目眩", "", ["TR-60"], null, "condition_tracks_dazzle_capacity", "blind", "眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。", false, false, false, false],
-    ["tinnitus", "耳鸣", "", ["TR-60"], null, "condition_tracks_tinnitus_capacity", "deaf", "耳部的感知检定与基础防御下降差值；决定听觉感知范围时感知视作降低差值。", false, false, false, false],
-    ["mental_seal", "精神封闭点数", "", ["TR-61"], null, "condition_tracks_mental_seal_capacity", "sealed", "对应精神感知的感知检定下降差值；决定精神感知范围时关键属性视作降低差值。", false, false, false, false],
-    ["mental_bind", "精神束缚", "", ["TR-63"], null, "condition_tracks_mental_bind_capacity", "awed", "意志与智力检定下降差值。", false, false, false, false],
-    ["paralysis", "麻痹", "", ["TR-64"], null, "condition_tracks_paralysis_capacity", "immobilized", "敏捷与耐力的相关检定下降差值。", false, false, false, false],
-    ["entangle", "纠缠", "", ["TR-65"], null, "condition_tracks_entangle_capacity", "immobilized", "敏捷与力量的相关检定与基础防御下降差值；决定移动速度时敏捷视作降低差值。", false, false, false, false],
-    ["drowsy", "困倦", "", ["TR-67", "TR-69"], null, "condition_tracks_drowsy_capacity", "unconscious", "意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。", false, false, true, true],
-    ["dizzy", "眩晕", "", ["TR-68", "TR-69"], null, "condition_tracks_dizzy_capacity", "unconscious", "感知与敏捷的相关检定下降差值；决定移动速度与感知范围时敏捷与感知之和视作降低差值（自由分配）。", false, false, false, true],
-    ["pain", "剧痛", "", ["TR-70"], null, "condition_tracks_drowsy_capacity", "helpless", "意志与耐力的相关检定下降差值；每次获得剧痛点数时还获得等于差值的恐惧点数。", false, true, false, false],
-    ["nausea", "恶心", "", ["TR-51"], null, "condition_tracks_nausea_capacity", null, "原文只说攻击腹部会造成恶心点数（以抗性降低），没有给出累积槽、减益与负面状态：点数照常记录，不产生减益或负面状态。", true, false, false, false],
-    ["fatigue", "疲乏", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
-    ["deformation", "变形", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
-    ["freezing", "冻结", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
-    ["madness", "疯狂", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
-  ]) _CONDITION_TRACKS_ROWS.set(r[0], new ConditionTrack(r, true));
-  const CONDITION_TRACKS = new FrozenMap(_CONDITION_TRACKS_ROWS);
-  // The 负面点数累积槽 entry with this id or Chinese name.
-  function get_condition_track(key) { return _rt_lookup(CONDITION_TRACKS, key, "负面点数累积槽", ConditionTrack); }
-
-  // 部位 (body_parts).
-  class BodyPart {
-    constructor(r, given) {
-      this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);
-      this.not_specified = r[4]; this.given = given;
-      this.size_offset = r[5];
-      this.effect = r[6];
-      this.track = r[7] !== null && CONDITION_TRACKS.has(r[7]) ? CONDITION_TRACKS.get(r[7]) : _NO_CONDITIONTRACK;
-      this.notes = r[8];
-      Object.freeze(this);
-    }
-    toDict() {
-      const out = {id: this.id, name: this.name};
-      out.size_offset = this.size_offset;
-      out.effect = this.effect;
-      out.track = this.track.given ? this.track.id : null;
-      out.notes = this.notes;
-      return out;
-    }
-    toJSON() { return this.toDict(); }
-  }
-  const _NO_BODYPART = new BodyPart(["", "（无部位）", "", [], null, 0, "severe", _NO_CONDITIONTRACK, ""], false);
-  const _BODY_PARTS_ROWS = new Map();
-  for (const r of [
-    ["vitals", "要害（太阳穴、眉心、心脏）", "", ["TR-50", "TR-51"], null, 4, "severe", null, "伤害转化成重创，被攻击者以耐力检定降低转化数量。"],
-    ["eyes", "眼睛", "", ["TR-50", "TR-51"], null, 3, "points", "dazzle", ""],
-    ["ears", "耳朵", "", ["TR-50", "TR-51"], null, 3, "points", "tinnitus", ""],
-    ["jaw", "下巴", "", ["TR-50", "TR-51"], null, 3, "points", "dizzy", ""],
-    ["abdomen", "腹部", "", ["TR-50", "TR-51"], null, 2, "points", "nausea", ""],
-    ["limbs", "四肢", "", ["TR-50", "TR-51"], null, 2, "limb", null, "额外造成肢体伤害，被攻击者以抗性降低。"],
-    ["held_item", "手持物", "", ["TR-50", "TR-51"], null, 2, "item", null, "只对手持物造成伤害。"],
-  ]) _BODY_PARTS_ROWS.set(r[0], new BodyPart(r, true));
-  const BODY_PARTS = new FrozenMap(_BODY_PARTS_ROWS);
-  // The 部位 entry with this id or Chinese name.
-  function get_body_part(key) { return _rt_lookup(BODY_PARTS, key, "部位", BodyPart); }
-
-  const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
-
-  // ---- procedures ----
-
-  function _attack_setup(
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
+  let part = options.part === undefined ? null : options.part;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const _trace = [];
+  const _setup = _attack_setup(
     attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, _trace
-  ) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    part = part === null || part === undefined ? _NO_BODYPART : part instanceof BodyPart ? part : get_body_part(part);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus
-      && bonus <= 100 && Number.isInteger(extra_damage) && 0 <= extra_damage && extra_damage <= 1000
-      && part.not_specified === null && typeof left_area === 'boolean' && Number.isInteger(endurance_penalty)
-      && 0 <= endurance_penalty && endurance_penalty <= 1000 && typeof from_hiding === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "攻击者", attacker, Combatant], ['type', "防御者", defender, Combatant], ['entry', "武器", weapon],
-        ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
-        ['int', "额外伤害", extra_damage, 0, 1000], ['entry', "部位", part], ['bool', "中途脱离范围", left_area],
-        ['int', "耐力检定减值", endurance_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
-      ]);
-    }
-    let range, increments, part_penalty, check_before_defense, target_defense, dice_;
-    if (!(weapon.attack_type.mode === "check_damage")) {
-      throw new WrongMode("“" + weapon.name + "”不是这种攻击方式");
-    }
-    range = weapon.attack_type.range(attacker, weapon.attack_type, weapon);
-    if (!(!weapon.attack_type.range_increments || range > 0)) {
-      throw new NoRange("“" + weapon.name + "”的初始距离为0（弓的初始距离来自它的力量要求），无法计算射程");
-    }
-    increments = weapon.attack_type.range_increments && range > 0 && distance > range ? _rt_floordiv(distance - range, range) : 0;
-    part_penalty = part.given ? part.size_offset * _R_CALLED_SHOT_PENALTY_PER_SIZE : 0;
-    check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - _R_RANGE_PENALTY * increments - part_penalty;
-    if (!(increments === 0 || check_before_defense > 0)) {
-      throw new PastLimit("距离" + String(distance) + "米时检定降为" + String(check_before_defense) + "，已到达极限距离，无法攻击");
-    }
-    target_defense = weapon.damage_type.family === "mental" ? defender.mental_defense : defender.basic_defense + defender.dodge_defense + defender.parry_defense;
-    dice_ = Math.max(_R_CHECK_FLOOR, check_before_defense - target_defense);
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let",
-      "攻击检定" + String(check_before_defense) + "减去目标防御" + String(target_defense) + "，掷" + String(dice_) + "个骰子",
-      [["dice", dice_]]
-    ));
-    if (dice_ > 200) {
-      _rt_within("骰池骰子数", dice_, 200);
-    }
-    return [weapon, part, dice_];
+  );
+  weapon = _setup[0];
+  part = _setup[1];
+  const dice_ = _setup[2];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp;
+  let _endurance_successes_roll, endurance_successes, full_points, severe, points, limb_damage, item_damage;
+  _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, false, 1000);
+  _rolls.push(_successes_roll);
+  successes = _successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("攻击检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
+  hit = successes > 0;
+  cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
+  capped = Math.min(cap, successes + attacker.extra_successes);
+  raw_damage = hit ? capped + extra_damage : 0;
+  _trace.push(new TraceStep(
+    "let",
+    "成功数" + String(successes) + "（上限" + String(cap) + "）+ 额外伤害" + String(extra_damage) + " = " + String(raw_damage),
+    [["raw_damage", raw_damage]]
+  ));
+  after_reduction = Math.max(0, raw_damage - defender.damage_reduction);
+  absorbed = Math.min(after_reduction, defender.absorption);
+  final_damage = after_reduction - absorbed;
+  _trace.push(new TraceStep(
+    "let",
+    "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage),
+    [["final_damage", final_damage]]
+  ));
+  to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+  if (left_area) {
+    _trace.push(new TraceStep("note", "中途脱离范围，最终伤害减半为" + String(to_hp) + "（负面点数同样减半）", []));
   }
-
-  const ATTACK_FIELDS = Object.freeze([
-    "hit", "successes", "damage", "damage_type", "severe", "track", "points", "limb_damage", "item_damage", "from_hiding"
-  ]);
-  // The result of attack (攻击（检定即伤害）): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class AttackResult extends Result {}
-  AttackResult.PROCEDURE = "attack";
-  AttackResult.FIELDS = ATTACK_FIELDS;
-
-  // 攻击（检定即伤害）（TR-10、TR-11、TR-12、TR-13、TR-14、TR-16、TR-34、TR-41、TR-50、TR-51）
-  function attack(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding", "dice"]
+  if (part.given && part.effect === "severe" && to_hp > 0) {
+    _endurance_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, defender.endurance - endurance_penalty), 0, false, 1000
     );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
-    let part = options.part === undefined ? null : options.part;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const _trace = [];
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, _trace
-    );
-    weapon = _setup[0];
-    part = _setup[1];
-    const dice_ = _setup[2];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp;
-    let _endurance_successes_roll, endurance_successes, full_points, severe, points, limb_damage, item_damage;
-    _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, false, 1000);
-    _rolls.push(_successes_roll);
-    successes = _successes_roll.successes;
+    _rolls.push(_endurance_successes_roll);
+    endurance_successes = _endurance_successes_roll.successes;
     _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("攻击检定", _successes_roll),
-      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
-    ));
-    hit = successes > 0;
-    cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
-    capped = Math.min(cap, successes + attacker.extra_successes);
-    raw_damage = hit ? capped + extra_damage : 0;
-    _trace.push(new TraceStep(
-      "let",
-      "成功数" + String(successes) + "（上限" + String(cap) + "）+ 额外伤害" + String(extra_damage) + " = " + String(raw_damage),
-      [["raw_damage", raw_damage]]
-    ));
-    after_reduction = Math.max(0, raw_damage - defender.damage_reduction);
-    absorbed = Math.min(after_reduction, defender.absorption);
-    final_damage = after_reduction - absorbed;
-    _trace.push(new TraceStep(
-      "let",
-      "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage),
-      [["final_damage", final_damage]]
-    ));
-    to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    if (left_area) {
-      _trace.push(new TraceStep("note", "中途脱离范围，最终伤害减半为" + String(to_hp) + "（负面点数同样减半）", []));
-    }
-    if (part.given && part.effect === "severe" && to_hp > 0) {
-      _endurance_successes_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(0, defender.endurance - endurance_penalty), 0, false, 1000
-      );
-      _rolls.push(_endurance_successes_roll);
-      endurance_successes = _endurance_successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("耐力检定", _endurance_successes_roll),
-        [
-          ["command", _endurance_successes_roll.command], ["faces", _endurance_successes_roll.faces],
-          ["endurance_successes", endurance_successes]
-        ]
-      ));
-    }
-    else {
-      endurance_successes = 0;
-    }
-    full_points = part.given && part.effect === "points" ? Math.max(
-      0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
-    ) : 0;
-    severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
-    points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
-    limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
-    item_damage = part.given && part.effect === "item" ? to_hp : 0;
-    if (points > 0) {
-      _trace.push(new TraceStep("note", "对" + part.name + "造成" + String(points) + "点" + part.track.name, []));
-    }
-    if (points > 0 && part.track.capacity_unknown) {
-      _trace.push(new TraceStep(
-        "note", "原文没有给出" + part.track.name + "的累积槽：只记录点数，不产生减益或负面状态", []
-      ));
-    }
-    return _rt_result(
-      AttackResult,
+      "pool", _rt_pool_sentence("耐力检定", _endurance_successes_roll),
       [
-        hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
-        points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
-      ],
-      _rolls, _trace
+        ["command", _endurance_successes_roll.command], ["faces", _endurance_successes_roll.faces],
+        ["endurance_successes", endurance_successes]
+      ]
+    ));
+  }
+  else {
+    endurance_successes = 0;
+  }
+  full_points = part.given && part.effect === "points" ? Math.max(
+    0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
+  ) : 0;
+  severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
+  points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
+  limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
+  item_damage = part.given && part.effect === "item" ? to_hp : 0;
+  if (points > 0) {
+    _trace.push(new TraceStep("note", "对" + part.name + "造成" + String(points) + "点" + part.track.name, []));
+  }
+  if (points > 0 && part.track.capacity_unknown) {
+    _trace.push(new TraceStep(
+      "note", "原文没有给出" + part.track.name + "的累积槽：只记录点数，不产生减益或负面状态", []
+    ));
+  }
+  return _rt_result(
+    AttackResult,
+    [
+      hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
+      points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
+    ],
+    _rolls, _trace
+  );
+}
+
+function _attack_roll(
+  dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty, from_hiding
+) {
+  let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
+  let full_points, severe, points, limb_damage, item_damage;
+  successes = _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
+  hit = successes > 0;
+  cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
+  capped = Math.min(cap, successes + attacker.extra_successes);
+  raw_damage = hit ? capped + extra_damage : 0;
+  after_reduction = Math.max(0, raw_damage - defender.damage_reduction);
+  absorbed = Math.min(after_reduction, defender.absorption);
+  final_damage = after_reduction - absorbed;
+  to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+  if (part.given && part.effect === "severe" && to_hp > 0) {
+    endurance_successes = _rt_pool_successes(
+      dice, Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10, 1000
     );
   }
+  else {
+    endurance_successes = 0;
+  }
+  full_points = part.given && part.effect === "points" ? Math.max(
+    0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
+  ) : 0;
+  severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
+  points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
+  limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
+  item_damage = part.given && part.effect === "item" ? to_hp : 0;
+  return [
+    hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
+    points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
+  ];
+}
 
-  function _attack_roll(
+// 攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace.
+function attack_fast(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding", "dice"]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
+  let part = options.part === undefined ? null : options.part;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
+  );
+  weapon = _setup[0];
+  part = _setup[1];
+  const dice_ = _setup[2];
+  const dice = _rt_dice_source(options.dice);
+  return _attack_roll(
     dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty, from_hiding
-  ) {
+  );
+}
+
+// 攻击（检定即伤害）: the setup once; the function returned rolls and returns the outcome array.
+function attack_prepare(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding"]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
+  let part = options.part === undefined ? null : options.part;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
+  );
+  weapon = _setup[0];
+  part = _setup[1];
+  const dice_ = _setup[2];
+  const _attacker_extra_successes = attacker.extra_successes;
+  const _weapon_attack_type = weapon.attack_type;
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
+  const _endurance_successes = part.given && part.effect === "severe";
+  const _endurance_successes_2 = Math.max(0, defender.endurance - endurance_penalty);
+  const _full_points = part.given && part.effect === "points";
+  const _full_points_2 = weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
+  const _limb_damage = part.given && part.effect === "limb";
+  const _defender_resistance = defender.resistance;
+  const _item_damage = part.given && part.effect === "item";
+  const _weapon_damage_type_id = weapon.damage_type.id;
+  const _part_track_id = part.track.id;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
     let full_points, severe, points, limb_damage, item_damage;
     successes = _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
     hit = successes > 0;
-    cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
-    capped = Math.min(cap, successes + attacker.extra_successes);
+    cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
+    capped = Math.min(cap, successes + _attacker_extra_successes);
     raw_damage = hit ? capped + extra_damage : 0;
-    after_reduction = Math.max(0, raw_damage - defender.damage_reduction);
-    absorbed = Math.min(after_reduction, defender.absorption);
+    after_reduction = Math.max(0, raw_damage - _defender_damage_reduction);
+    absorbed = Math.min(after_reduction, _defender_absorption);
     final_damage = after_reduction - absorbed;
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    if (part.given && part.effect === "severe" && to_hp > 0) {
-      endurance_successes = _rt_pool_successes(
-        dice, Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10, 1000
-      );
+    if (_endurance_successes && to_hp > 0) {
+      endurance_successes = _rt_pool_successes(dice, _endurance_successes_2, 10, 8, 10, 1000);
     }
     else {
       endurance_successes = 0;
     }
-    full_points = part.given && part.effect === "points" ? Math.max(
-      0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
-    ) : 0;
-    severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
+    full_points = _full_points ? Math.max(0, final_damage - _full_points_2) : 0;
+    severe = _endurance_successes ? Math.max(0, to_hp - endurance_successes) : 0;
     points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
-    limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
-    item_damage = part.given && part.effect === "item" ? to_hp : 0;
+    limb_damage = _limb_damage ? Math.max(0, to_hp - _defender_resistance) : 0;
+    item_damage = _item_damage ? to_hp : 0;
     return [
-      hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
-      points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
+      hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, severe, points > 0 ? _part_track_id : "",
+      points, limb_damage, item_damage, from_hiding
     ];
   }
+}
 
-  // 攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace.
-  function attack_fast(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding", "dice"]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
-    let part = options.part === undefined ? null : options.part;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
-    );
-    weapon = _setup[0];
-    part = _setup[1];
-    const dice_ = _setup[2];
-    const dice = _rt_dice_source(options.dice);
-    return _attack_roll(
-      dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty, from_hiding
-    );
-  }
-
-  // 攻击（检定即伤害）: the setup once; the function returned rolls and returns the outcome array.
-  function attack_prepare(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding"]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
-    let part = options.part === undefined ? null : options.part;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
-    );
-    weapon = _setup[0];
-    part = _setup[1];
-    const dice_ = _setup[2];
+// 攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS.
+function attack_odds(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding"]
+  );
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
+  let part = options.part === undefined ? null : options.part;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
+  );
+  weapon = _setup[0];
+  part = _setup[1];
+  const dice_ = _setup[2];
+  const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  {
     const _attacker_extra_successes = attacker.extra_successes;
     const _weapon_attack_type = weapon.attack_type;
     const _defender_damage_reduction = defender.damage_reduction;
@@ -4271,251 +4337,251 @@
     const _item_damage = part.given && part.effect === "item";
     const _weapon_damage_type_id = weapon.damage_type.id;
     const _part_track_id = part.track.id;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
-      let full_points, severe, points, limb_damage, item_damage;
-      successes = _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
-      hit = successes > 0;
-      cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
-      capped = Math.min(cap, successes + _attacker_extra_successes);
-      raw_damage = hit ? capped + extra_damage : 0;
-      after_reduction = Math.max(0, raw_damage - _defender_damage_reduction);
-      absorbed = Math.min(after_reduction, _defender_absorption);
-      final_damage = after_reduction - absorbed;
-      to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-      if (_endurance_successes && to_hp > 0) {
-        endurance_successes = _rt_pool_successes(dice, _endurance_successes_2, 10, 8, 10, 1000);
-      }
-      else {
-        endurance_successes = 0;
-      }
-      full_points = _full_points ? Math.max(0, final_damage - _full_points_2) : 0;
-      severe = _endurance_successes ? Math.max(0, to_hp - endurance_successes) : 0;
-      points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
-      limb_damage = _limb_damage ? Math.max(0, to_hp - _defender_resistance) : 0;
-      item_damage = _item_damage ? to_hp : 0;
-      return [
-        hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, severe, points > 0 ? _part_track_id : "",
-        points, limb_damage, item_damage, from_hiding
-      ];
-    }
-  }
-
-  // 攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS.
-  function attack_odds(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding"]
-    );
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
-    let part = options.part === undefined ? null : options.part;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const _setup = _attack_setup(
-      attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
-    );
-    weapon = _setup[0];
-    part = _setup[1];
-    const dice_ = _setup[2];
-    const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    {
-      const _attacker_extra_successes = attacker.extra_successes;
-      const _weapon_attack_type = weapon.attack_type;
-      const _defender_damage_reduction = defender.damage_reduction;
-      const _defender_absorption = defender.absorption;
-      const _endurance_successes = part.given && part.effect === "severe";
-      const _endurance_successes_2 = Math.max(0, defender.endurance - endurance_penalty);
-      const _full_points = part.given && part.effect === "points";
-      const _full_points_2 = weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
-      const _limb_damage = part.given && part.effect === "limb";
-      const _defender_resistance = defender.resistance;
-      const _item_damage = part.given && part.effect === "item";
-      const _weapon_damage_type_id = weapon.damage_type.id;
-      const _part_track_id = part.track.id;
-      if (!_endurance_successes) {
-        let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, full_points, points;
-        let limb_damage, item_damage;
-        for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10))) {
-          successes = _successes_item[0];
-          const _successes_p = _p * _successes_item[1];
-          hit = successes > 0;
-          cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
-          capped = Math.min(cap, successes + _attacker_extra_successes);
-          raw_damage = hit ? capped + extra_damage : 0;
-          after_reduction = Math.max(0, raw_damage - _defender_damage_reduction);
-          absorbed = Math.min(after_reduction, _defender_absorption);
-          final_damage = after_reduction - absorbed;
-          to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-          full_points = _full_points ? Math.max(0, final_damage - _full_points_2) : 0;
-          points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
-          limb_damage = _limb_damage ? Math.max(0, to_hp - _defender_resistance) : 0;
-          item_damage = _item_damage ? to_hp : 0;
-          _odds.put(
-            [
-              hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, 0, points > 0 ? _part_track_id : "",
-              points, limb_damage, item_damage, from_hiding
-            ],
-            _successes_p
-          );
-        }
-        return _odds.build();
-      }
-    }
-    let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
-    let full_points, severe, points, limb_damage, item_damage;
-    for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10))) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      hit = successes > 0;
-      cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
-      capped = Math.min(cap, successes + attacker.extra_successes);
-      raw_damage = hit ? capped + extra_damage : 0;
-      after_reduction = Math.max(0, raw_damage - defender.damage_reduction);
-      absorbed = Math.min(after_reduction, defender.absorption);
-      final_damage = after_reduction - absorbed;
-      to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-      for (const _endurance_successes_item of (
-        part.given && part.effect === "severe"
-        && to_hp > 0 ? _odds.outcomes(
-          _successes_p, _rt_pool_distribution(Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10)
-        ) : _rt_ZERO_ITEMS
-      )) {
-        endurance_successes = _endurance_successes_item[0];
-        const _endurance_successes_p = _successes_p * _endurance_successes_item[1];
-        full_points = part.given && part.effect === "points" ? Math.max(
-          0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
-        ) : 0;
-        severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
+    if (!_endurance_successes) {
+      let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, full_points, points;
+      let limb_damage, item_damage;
+      for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10))) {
+        successes = _successes_item[0];
+        const _successes_p = _p * _successes_item[1];
+        hit = successes > 0;
+        cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
+        capped = Math.min(cap, successes + _attacker_extra_successes);
+        raw_damage = hit ? capped + extra_damage : 0;
+        after_reduction = Math.max(0, raw_damage - _defender_damage_reduction);
+        absorbed = Math.min(after_reduction, _defender_absorption);
+        final_damage = after_reduction - absorbed;
+        to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+        full_points = _full_points ? Math.max(0, final_damage - _full_points_2) : 0;
         points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
-        limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
-        item_damage = part.given && part.effect === "item" ? to_hp : 0;
+        limb_damage = _limb_damage ? Math.max(0, to_hp - _defender_resistance) : 0;
+        item_damage = _item_damage ? to_hp : 0;
         _odds.put(
           [
-            hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
-            points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
+            hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, 0, points > 0 ? _part_track_id : "",
+            points, limb_damage, item_damage, from_hiding
           ],
-          _endurance_successes_p
+          _successes_p
         );
       }
+      return _odds.build();
     }
-    return _odds.build();
   }
-
-  function _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, _trace
-  ) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
-      && Number.isInteger(shots) && 1 <= shots && shots <= 500 && Number.isInteger(distance) && 0 <= distance
-      && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100
-      && typeof defender_dodges === 'boolean' && typeof left_area === 'boolean' && Number.isInteger(dodge_penalty)
-      && 0 <= dodge_penalty && dodge_penalty <= 1000 && typeof from_hiding === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "射手", attacker, Combatant], ['type', "目标", defender, Combatant], ['entry', "武器", weapon],
-        ['int', "连射数", shots, 1, 500], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
-        ['bool', "目标闪避", defender_dodges], ['bool', "中途脱离范围", left_area],
-        ['int', "闪避检定减值", dodge_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
-      ]);
-    }
-    let range, increments, burst_penalty, penalty, per_hit, target_defense, dice_;
-    if (!(weapon.attack_type.mode === "hit_fixed")) {
-      throw new WrongMode("“" + weapon.name + "”不是这种攻击方式");
-    }
-    if (!(shots === 1 || shots <= weapon.magazine)) {
-      throw new BurstTooLarge("连射" + String(shots) + "发超出弹匣容量" + String(weapon.magazine));
-    }
-    range = weapon.attack_type.range(attacker, weapon.attack_type, weapon);
-    increments = distance > range ? _rt_floordiv(distance - range, range) : 0;
-    burst_penalty = shots >= 2 ? _R_BURST_PENALTY_PER_SHOT * shots : 0;
-    penalty = burst_penalty + _R_RANGE_PENALTY * increments;
-    if (_trace !== null) _trace.push(new TraceStep("let", "每次命中检定−" + String(penalty), [["penalty", penalty]]));
-    per_hit = Math.max(0, weapon.damage - _R_FIREARM_DAMAGE_LOSS * increments);
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let", "每颗子弹命中造成" + String(per_hit) + "点伤害", [["per_hit", per_hit]]
-    ));
-    target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense;
-    dice_ = Math.max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - penalty - target_defense);
-    if (dice_ > 200) {
-      _rt_within("骰池骰子数", dice_, 200);
-    }
-    return [penalty, per_hit, dice_];
-  }
-
-  const FIREARM_FIELDS = Object.freeze(["hits", "hit", "per_hit", "penalty", "damage", "from_hiding", "rounds_spent"]);
-  // The result of firearm (枪械射击与连射): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class FirearmResult extends Result {}
-  FirearmResult.PROCEDURE = "firearm";
-  FirearmResult.FIELDS = FIREARM_FIELDS;
-
-  // 枪械射击与连射（TR-10、TR-15、TR-31、TR-41）
-  function firearm(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding", "dice"]
-    );
-    let shots = options.shots === undefined ? 1 : options.shots;
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const _trace = [];
-    const [penalty, per_hit, dice_] = _firearm_setup(
-      attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let hits, raw_damage, _dodge_successes_roll, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
-    hits = 0;
-    for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
-      const _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, false, 1000);
-      _rolls.push(_hits_roll);
-      if (_hits_roll.successes + _hits_roll.extras >= 1) {
-        hits += 1;
-      }
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("命中检定" + '第' + String(_hits_i + 1) + '次', _hits_roll),
-        [["command", _hits_roll.command], ["faces", _hits_roll.faces]]
-      ));
-    }
-    _trace.push(new TraceStep("pool_count", "命中检定" + '：' + String(hits) + '次达到要求', [["hits", hits]]));
-    raw_damage = hits * per_hit;
-    if (defender_dodges && hits > 0) {
-      _dodge_successes_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
-      );
-      _rolls.push(_dodge_successes_roll);
-      dodge_successes = _dodge_successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll),
-        [
-          ["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces],
-          ["dodge_successes", dodge_successes]
-        ]
-      ));
-    }
-    else {
-      dodge_successes = 0;
-    }
-    after_dodge = Math.max(0, raw_damage - dodge_successes);
-    after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
-    final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
+  let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
+  let full_points, severe, points, limb_damage, item_damage;
+  for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10))) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    hit = successes > 0;
+    cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
+    capped = Math.min(cap, successes + attacker.extra_successes);
+    raw_damage = hit ? capped + extra_damage : 0;
+    after_reduction = Math.max(0, raw_damage - defender.damage_reduction);
+    absorbed = Math.min(after_reduction, defender.absorption);
+    final_damage = after_reduction - absorbed;
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    return _rt_result(
-      FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _rolls,
-      _trace
+    for (const _endurance_successes_item of (
+      part.given && part.effect === "severe"
+      && to_hp > 0 ? _odds.outcomes(
+        _successes_p, _rt_pool_distribution(Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS
+    )) {
+      endurance_successes = _endurance_successes_item[0];
+      const _endurance_successes_p = _successes_p * _endurance_successes_item[1];
+      full_points = part.given && part.effect === "points" ? Math.max(
+        0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
+      ) : 0;
+      severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
+      points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
+      limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
+      item_damage = part.given && part.effect === "item" ? to_hp : 0;
+      _odds.put(
+        [
+          hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
+          points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
+        ],
+        _endurance_successes_p
+      );
+    }
+  }
+  return _odds.build();
+}
+
+function _firearm_setup(
+  attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, _trace
+) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(shots) && 1 <= shots && shots <= 500 && Number.isInteger(distance) && 0 <= distance
+    && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100
+    && typeof defender_dodges === 'boolean' && typeof left_area === 'boolean' && Number.isInteger(dodge_penalty)
+    && 0 <= dodge_penalty && dodge_penalty <= 1000 && typeof from_hiding === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "射手", attacker, Combatant], ['type', "目标", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "连射数", shots, 1, 500], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
+      ['bool', "目标闪避", defender_dodges], ['bool', "中途脱离范围", left_area],
+      ['int', "闪避检定减值", dodge_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
+    ]);
+  }
+  let range, increments, burst_penalty, penalty, per_hit, target_defense, dice_;
+  if (!(weapon.attack_type.mode === "hit_fixed")) {
+    throw new WrongMode("“" + weapon.name + "”不是这种攻击方式");
+  }
+  if (!(shots === 1 || shots <= weapon.magazine)) {
+    throw new BurstTooLarge("连射" + String(shots) + "发超出弹匣容量" + String(weapon.magazine));
+  }
+  range = weapon.attack_type.range(attacker, weapon.attack_type, weapon);
+  increments = distance > range ? _rt_floordiv(distance - range, range) : 0;
+  burst_penalty = shots >= 2 ? _R_BURST_PENALTY_PER_SHOT * shots : 0;
+  penalty = burst_penalty + _R_RANGE_PENALTY * increments;
+  if (_trace !== null) _trace.push(new TraceStep("let", "每次命中检定−" + String(penalty), [["penalty", penalty]]));
+  per_hit = Math.max(0, weapon.damage - _R_FIREARM_DAMAGE_LOSS * increments);
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "每颗子弹命中造成" + String(per_hit) + "点伤害", [["per_hit", per_hit]]
+  ));
+  target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense;
+  dice_ = Math.max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - penalty - target_defense);
+  if (dice_ > 200) {
+    _rt_within("骰池骰子数", dice_, 200);
+  }
+  return [penalty, per_hit, dice_];
+}
+
+const FIREARM_FIELDS = Object.freeze(["hits", "hit", "per_hit", "penalty", "damage", "from_hiding", "rounds_spent"]);
+// The result of firearm (枪械射击与连射): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class FirearmResult extends Result {}
+FirearmResult.PROCEDURE = "firearm";
+FirearmResult.FIELDS = FIREARM_FIELDS;
+
+// 枪械射击与连射（TR-10、TR-15、TR-31、TR-41）
+function firearm(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding", "dice"]
+  );
+  let shots = options.shots === undefined ? 1 : options.shots;
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const _trace = [];
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, _trace
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let hits, raw_damage, _dodge_successes_roll, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
+  hits = 0;
+  for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
+    const _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, false, 1000);
+    _rolls.push(_hits_roll);
+    if (_hits_roll.successes + _hits_roll.extras >= 1) {
+      hits += 1;
+    }
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("命中检定" + '第' + String(_hits_i + 1) + '次', _hits_roll),
+      [["command", _hits_roll.command], ["faces", _hits_roll.faces]]
+    ));
+  }
+  _trace.push(new TraceStep("pool_count", "命中检定" + '：' + String(hits) + '次达到要求', [["hits", hits]]));
+  raw_damage = hits * per_hit;
+  if (defender_dodges && hits > 0) {
+    _dodge_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
+    );
+    _rolls.push(_dodge_successes_roll);
+    dodge_successes = _dodge_successes_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll),
+      [
+        ["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces],
+        ["dodge_successes", dodge_successes]
+      ]
+    ));
+  }
+  else {
+    dodge_successes = 0;
+  }
+  after_dodge = Math.max(0, raw_damage - dodge_successes);
+  after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
+  final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
+  to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+  return _rt_result(
+    FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _rolls,
+    _trace
+  );
+}
+
+function _firearm_roll(
+  dice, penalty, per_hit, dice_, attacker, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
+) {
+  let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
+  hits = 0;
+  for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
+    if (_rt_pool_successes(dice, dice_, 10, 8, 10, 1000) + 0 >= 1) {
+      hits += 1;
+    }
+  }
+  raw_damage = hits * per_hit;
+  if (defender_dodges && hits > 0) {
+    dodge_successes = _rt_pool_successes(
+      dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
     );
   }
+  else {
+    dodge_successes = 0;
+  }
+  after_dodge = Math.max(0, raw_damage - dodge_successes);
+  after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
+  final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
+  to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+  return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0];
+}
 
-  function _firearm_roll(
+// 枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace.
+function firearm_fast(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding", "dice"]
+  );
+  let shots = options.shots === undefined ? 1 : options.shots;
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _firearm_roll(
     dice, penalty, per_hit, dice_, attacker, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
-  ) {
+  );
+}
+
+// 枪械射击与连射: the setup once; the function returned rolls and returns the outcome array.
+function firearm_prepare(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding"]
+  );
+  let shots = options.shots === undefined ? 1 : options.shots;
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
+  );
+  const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
+  const _out6 = attacker.counts_ammo ? shots : 0;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
     hits = 0;
     for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
@@ -4525,709 +4591,674 @@
     }
     raw_damage = hits * per_hit;
     if (defender_dodges && hits > 0) {
-      dodge_successes = _rt_pool_successes(
-        dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
-      );
+      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10, 1000);
     }
     else {
       dodge_successes = 0;
     }
     after_dodge = Math.max(0, raw_damage - dodge_successes);
-    after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
-    final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
+    after_reduction = Math.max(0, after_dodge - _defender_damage_reduction);
+    final_damage = after_reduction - Math.min(after_reduction, _defender_absorption);
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0];
+    return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6];
   }
+}
 
-  // 枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace.
-  function firearm_fast(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding", "dice"]
-    );
-    let shots = options.shots === undefined ? 1 : options.shots;
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const [penalty, per_hit, dice_] = _firearm_setup(
-      attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _firearm_roll(
-      dice, penalty, per_hit, dice_, attacker, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
-    );
-  }
-
-  // 枪械射击与连射: the setup once; the function returned rolls and returns the outcome array.
-  function firearm_prepare(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding"]
-    );
-    let shots = options.shots === undefined ? 1 : options.shots;
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const [penalty, per_hit, dice_] = _firearm_setup(
-      attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
-    );
-    const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
-    const _defender_damage_reduction = defender.damage_reduction;
-    const _defender_absorption = defender.absorption;
-    const _out6 = attacker.counts_ammo ? shots : 0;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
-      hits = 0;
-      for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
-        if (_rt_pool_successes(dice, dice_, 10, 8, 10, 1000) + 0 >= 1) {
-          hits += 1;
-        }
-      }
-      raw_damage = hits * per_hit;
-      if (defender_dodges && hits > 0) {
-        dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10, 1000);
-      }
-      else {
-        dodge_successes = 0;
-      }
+// 枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS.
+function firearm_odds(attacker, defender, weapon, options) {
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding"]
+  );
+  let shots = options.shots === undefined ? 1 : options.shots;
+  let distance = options.distance === undefined ? 0 : options.distance;
+  let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
+  );
+  const _odds = new OddsBuilder(FIREARM_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
+  for (const _hits_item of _odds.outcomes(
+    _p, _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)
+  )) {
+    hits = _hits_item[0];
+    const _hits_p = _p * _hits_item[1];
+    raw_damage = hits * per_hit;
+    for (const _dodge_successes_item of (
+      defender_dodges
+      && hits > 0 ? _odds.outcomes(
+        _hits_p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS
+    )) {
+      dodge_successes = _dodge_successes_item[0];
+      const _dodge_successes_p = _hits_p * _dodge_successes_item[1];
       after_dodge = Math.max(0, raw_damage - dodge_successes);
-      after_reduction = Math.max(0, after_dodge - _defender_damage_reduction);
-      final_damage = after_reduction - Math.min(after_reduction, _defender_absorption);
+      after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
+      final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
       to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-      return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6];
+      _odds.put(
+        [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _dodge_successes_p
+      );
     }
   }
+  return _odds.build();
+}
 
-  // 枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS.
-  function firearm_odds(attacker, defender, weapon, options) {
-    options = _rt_options(
-      options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding"]
-    );
-    let shots = options.shots === undefined ? 1 : options.shots;
-    let distance = options.distance === undefined ? 0 : options.distance;
-    let bonus = options.bonus === undefined ? 0 : options.bonus;
-    let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const [penalty, per_hit, dice_] = _firearm_setup(
-      attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
-    );
-    const _odds = new OddsBuilder(FIREARM_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
-    for (const _hits_item of _odds.outcomes(
-      _p, _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)
-    )) {
-      hits = _hits_item[0];
-      const _hits_p = _p * _hits_item[1];
-      raw_damage = hits * per_hit;
-      for (const _dodge_successes_item of (
-        defender_dodges
-        && hits > 0 ? _odds.outcomes(
-          _hits_p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
-        ) : _rt_ZERO_ITEMS
-      )) {
-        dodge_successes = _dodge_successes_item[0];
-        const _dodge_successes_p = _hits_p * _dodge_successes_item[1];
-        after_dodge = Math.max(0, raw_damage - dodge_successes);
-        after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
-        final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
-        to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-        _odds.put(
-          [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _dodge_successes_p
-        );
-      }
-    }
-    return _odds.build();
+function _reload_setup(shooter, weapon, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(shooter instanceof Combatant && weapon.not_specified === null)) {
+    _rt_check_inputs([['type', "射手", shooter, Combatant], ['entry', "武器", weapon]]);
   }
+  let reloaded;
+  if (!(weapon.attack_type.mode === "hit_fixed")) {
+    throw new WrongMode("“" + weapon.name + "”不是这种攻击方式");
+  }
+  reloaded = Math.max(0, weapon.magazine - shooter.loaded_rounds);
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "补充" + String(reloaded) + "发子弹", [["reloaded", reloaded]]
+  ));
+  return [reloaded];
+}
 
-  function _reload_setup(shooter, weapon, _trace) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(shooter instanceof Combatant && weapon.not_specified === null)) {
-      _rt_check_inputs([['type', "射手", shooter, Combatant], ['entry', "武器", weapon]]);
-    }
-    let reloaded;
-    if (!(weapon.attack_type.mode === "hit_fixed")) {
-      throw new WrongMode("“" + weapon.name + "”不是这种攻击方式");
-    }
-    reloaded = Math.max(0, weapon.magazine - shooter.loaded_rounds);
+const RELOAD_FIELDS = Object.freeze(["reloaded"]);
+// The result of reload (更换弹匣): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ReloadResult extends Result {}
+ReloadResult.PROCEDURE = "reload";
+ReloadResult.FIELDS = RELOAD_FIELDS;
+
+// 更换弹匣（TR-15）
+function reload(shooter, weapon, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [reloaded] = _reload_setup(shooter, weapon, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ReloadResult, [reloaded], [], _trace);
+}
+
+// 更换弹匣: the outcome only (the fields of RELOAD_FIELDS), no trace.
+function reload_fast(shooter, weapon, options) {
+  options = _rt_options(options, ["dice"]);
+  const [reloaded] = _reload_setup(shooter, weapon, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [reloaded];
+}
+
+// 更换弹匣: the setup once; the function returned rolls and returns the outcome array.
+function reload_prepare(shooter, weapon) {
+  const [reloaded] = _reload_setup(shooter, weapon, null);
+  const _out = [reloaded];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 更换弹匣: the exact distribution of the fields of RELOAD_FIELDS.
+function reload_odds(shooter, weapon) {
+  const [reloaded] = _reload_setup(shooter, weapon, null);
+  const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([reloaded], _p);
+  return _odds.build();
+}
+
+function _fixed_damage_setup(defender, amount, damage_type, left_area, _trace) {
+  damage_type = damage_type instanceof DamageType ? damage_type : get_damage_type(damage_type);
+  if (!(
+    defender instanceof Combatant && Number.isInteger(amount) && 0 <= amount && amount <= 10000
+    && damage_type.not_specified === null && typeof left_area === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "目标", defender, Combatant], ['int', "固定伤害", amount, 0, 10000], ['entry', "伤害类型", damage_type],
+      ['bool', "中途脱离范围", left_area]
+    ]);
+  }
+  let resist, after_resist, after_reduction, absorbed, final_damage, to_hp;
+  resist = damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
+  after_resist = Math.max(0, amount - resist);
+  after_reduction = Math.max(0, after_resist - defender.damage_reduction);
+  absorbed = Math.min(after_reduction, defender.absorption);
+  final_damage = after_reduction - absorbed;
+  to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "固定伤害" + String(amount) + " → 抵抗" + String(resist) + "后" + String(after_resist) + " → 减免后" + String(after_reduction) + " → 吸收" + String(absorbed) + " → 最终伤害" + String(final_damage) + " → 生命值" + String(to_hp),
+    [["to_hp", to_hp]]
+  ));
+  if (left_area) {
     if (_trace !== null) _trace.push(new TraceStep(
-      "let", "补充" + String(reloaded) + "发子弹", [["reloaded", reloaded]]
+      "note", "中途脱离范围，最终伤害" + String(final_damage) + "减半为" + String(to_hp), []
     ));
-    return [reloaded];
   }
+  return [absorbed, to_hp];
+}
 
-  const RELOAD_FIELDS = Object.freeze(["reloaded"]);
-  // The result of reload (更换弹匣): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ReloadResult extends Result {}
-  ReloadResult.PROCEDURE = "reload";
-  ReloadResult.FIELDS = RELOAD_FIELDS;
+const FIXED_DAMAGE_FIELDS = Object.freeze(["damage", "absorbed"]);
+// The result of fixed_damage (固定伤害对抗抗性): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class FixedDamageResult extends Result {}
+FixedDamageResult.PROCEDURE = "fixed_damage";
+FixedDamageResult.FIELDS = FIXED_DAMAGE_FIELDS;
 
-  // 更换弹匣（TR-15）
-  function reload(shooter, weapon, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    const [reloaded] = _reload_setup(shooter, weapon, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ReloadResult, [reloaded], [], _trace);
+// 固定伤害对抗抗性（TR-10、TR-33、TR-34、TR-41）
+function fixed_damage(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
+  options = _rt_options(options, ["left_area", "dice"]);
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  const _trace = [];
+  const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(FixedDamageResult, [to_hp, absorbed], [], _trace);
+}
+
+// 固定伤害对抗抗性: the outcome only (the fields of FIXED_DAMAGE_FIELDS), no trace.
+function fixed_damage_fast(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
+  options = _rt_options(options, ["left_area", "dice"]);
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [to_hp, absorbed];
+}
+
+// 固定伤害对抗抗性: the setup once; the function returned rolls and returns the outcome array.
+function fixed_damage_prepare(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
+  options = _rt_options(options, ["left_area"]);
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
+  const _out = [to_hp, absorbed];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 固定伤害对抗抗性: the exact distribution of the fields of FIXED_DAMAGE_FIELDS.
+function fixed_damage_odds(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
+  options = _rt_options(options, ["left_area"]);
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
+  const _odds = new OddsBuilder(FIXED_DAMAGE_FIELDS, null, "damage", 200000);
+  const _p = 1.0;
+  _odds.put([to_hp, absorbed], _p);
+  return _odds.build();
+}
+
+function _charge_setup(
+  attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+  resist_dexterity_penalty, from_hiding, _trace
+) {
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(skill_bonus) && 0 <= skill_bonus
+    && skill_bonus <= 50 && Number.isInteger(load_tier) && 0 <= load_tier && load_tier <= 30
+    && Number.isInteger(obstacle_at) && 0 <= obstacle_at && obstacle_at <= 10000 && Number.isInteger(obstacle_structure)
+    && 0 <= obstacle_structure && obstacle_structure <= 10000 && typeof left_area === 'boolean'
+    && Number.isInteger(resist_strength_penalty) && 0 <= resist_strength_penalty && resist_strength_penalty <= 1000
+    && Number.isInteger(resist_dexterity_penalty) && 0 <= resist_dexterity_penalty && resist_dexterity_penalty <= 1000
+    && typeof from_hiding === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "冲撞者", attacker, Combatant], ['type', "被撞者", defender, Combatant],
+      ['int', "冲撞技艺加值", skill_bonus, 0, 50], ['int', "负重力量档", load_tier, 0, 30],
+      ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000],
+      ['bool', "中途脱离范围", left_area], ['int', "被撞者力量检定减值", resist_strength_penalty, 0, 1000],
+      ['int', "被撞者敏捷检定减值", resist_dexterity_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
+    ]);
   }
+  let key, skill, check, target_defense;
+  key = _rt_floordiv(attacker.move_speed, _R_CHARGE_SPEED_DIVISOR);
+  skill = Math.max(attacker.athletics, attacker.fighting);
+  check = key + skill + skill_bonus;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "冲撞检定" + String(key) + "+" + String(skill) + "+" + String(skill_bonus) + "=" + String(check) + "，额外成功数" + String(load_tier),
+    [["check", check]]
+  ));
+  target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense;
+  return [check, target_defense];
+}
 
-  // 更换弹匣: the outcome only (the fields of RELOAD_FIELDS), no trace.
-  function reload_fast(shooter, weapon, options) {
-    options = _rt_options(options, ["dice"]);
-    const [reloaded] = _reload_setup(shooter, weapon, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [reloaded];
-  }
+const CHARGE_FIELDS = Object.freeze(["hit", "damage", "self_damage", "pushed_meters", "from_hiding"]);
+// The result of charge (冲撞攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ChargeResult extends Result {}
+ChargeResult.PROCEDURE = "charge";
+ChargeResult.FIELDS = CHARGE_FIELDS;
 
-  // 更换弹匣: the setup once; the function returned rolls and returns the outcome array.
-  function reload_prepare(shooter, weapon) {
-    const [reloaded] = _reload_setup(shooter, weapon, null);
-    const _out = [reloaded];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 更换弹匣: the exact distribution of the fields of RELOAD_FIELDS.
-  function reload_odds(shooter, weapon) {
-    const [reloaded] = _reload_setup(shooter, weapon, null);
-    const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([reloaded], _p);
-    return _odds.build();
-  }
-
-  function _fixed_damage_setup(defender, amount, damage_type, left_area, _trace) {
-    damage_type = damage_type instanceof DamageType ? damage_type : get_damage_type(damage_type);
-    if (!(
-      defender instanceof Combatant && Number.isInteger(amount) && 0 <= amount && amount <= 10000
-      && damage_type.not_specified === null && typeof left_area === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "目标", defender, Combatant], ['int', "固定伤害", amount, 0, 10000], ['entry', "伤害类型", damage_type],
-        ['bool', "中途脱离范围", left_area]
-      ]);
-    }
-    let resist, after_resist, after_reduction, absorbed, final_damage, to_hp;
-    resist = damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
-    after_resist = Math.max(0, amount - resist);
-    after_reduction = Math.max(0, after_resist - defender.damage_reduction);
-    absorbed = Math.min(after_reduction, defender.absorption);
-    final_damage = after_reduction - absorbed;
-    to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let",
-      "固定伤害" + String(amount) + " → 抵抗" + String(resist) + "后" + String(after_resist) + " → 减免后" + String(after_reduction) + " → 吸收" + String(absorbed) + " → 最终伤害" + String(final_damage) + " → 生命值" + String(to_hp),
-      [["to_hp", to_hp]]
-    ));
-    if (left_area) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "中途脱离范围，最终伤害" + String(final_damage) + "减半为" + String(to_hp), []
-      ));
-    }
-    return [absorbed, to_hp];
-  }
-
-  const FIXED_DAMAGE_FIELDS = Object.freeze(["damage", "absorbed"]);
-  // The result of fixed_damage (固定伤害对抗抗性): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class FixedDamageResult extends Result {}
-  FixedDamageResult.PROCEDURE = "fixed_damage";
-  FixedDamageResult.FIELDS = FIXED_DAMAGE_FIELDS;
-
-  // 固定伤害对抗抗性（TR-10、TR-33、TR-34、TR-41）
-  function fixed_damage(defender, amount, damage_type, options) {
-    if (damage_type === undefined) damage_type = "blunt";
-    options = _rt_options(options, ["left_area", "dice"]);
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    const _trace = [];
-    const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(FixedDamageResult, [to_hp, absorbed], [], _trace);
-  }
-
-  // 固定伤害对抗抗性: the outcome only (the fields of FIXED_DAMAGE_FIELDS), no trace.
-  function fixed_damage_fast(defender, amount, damage_type, options) {
-    if (damage_type === undefined) damage_type = "blunt";
-    options = _rt_options(options, ["left_area", "dice"]);
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [to_hp, absorbed];
-  }
-
-  // 固定伤害对抗抗性: the setup once; the function returned rolls and returns the outcome array.
-  function fixed_damage_prepare(defender, amount, damage_type, options) {
-    if (damage_type === undefined) damage_type = "blunt";
-    options = _rt_options(options, ["left_area"]);
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
-    const _out = [to_hp, absorbed];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 固定伤害对抗抗性: the exact distribution of the fields of FIXED_DAMAGE_FIELDS.
-  function fixed_damage_odds(defender, amount, damage_type, options) {
-    if (damage_type === undefined) damage_type = "blunt";
-    options = _rt_options(options, ["left_area"]);
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
-    const _odds = new OddsBuilder(FIXED_DAMAGE_FIELDS, null, "damage", 200000);
-    const _p = 1.0;
-    _odds.put([to_hp, absorbed], _p);
-    return _odds.build();
-  }
-
-  function _charge_setup(
+// 冲撞攻击（TR-17、TR-41）
+function charge(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty", "from_hiding", "dice"
+    ]
+  );
+  let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
+  let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
+  let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
+  let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const _trace = [];
+  const [check, target_defense] = _charge_setup(
     attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
     resist_dexterity_penalty, from_hiding, _trace
-  ) {
-    if (!(
-      attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(skill_bonus) && 0 <= skill_bonus
-      && skill_bonus <= 50 && Number.isInteger(load_tier) && 0 <= load_tier && load_tier <= 30
-      && Number.isInteger(obstacle_at) && 0 <= obstacle_at && obstacle_at <= 10000 && Number.isInteger(obstacle_structure)
-      && 0 <= obstacle_structure && obstacle_structure <= 10000 && typeof left_area === 'boolean'
-      && Number.isInteger(resist_strength_penalty) && 0 <= resist_strength_penalty && resist_strength_penalty <= 1000
-      && Number.isInteger(resist_dexterity_penalty) && 0 <= resist_dexterity_penalty && resist_dexterity_penalty <= 1000
-      && typeof from_hiding === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "冲撞者", attacker, Combatant], ['type', "被撞者", defender, Combatant],
-        ['int', "冲撞技艺加值", skill_bonus, 0, 50], ['int', "负重力量档", load_tier, 0, 30],
-        ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000],
-        ['bool', "中途脱离范围", left_area], ['int', "被撞者力量检定减值", resist_strength_penalty, 0, 1000],
-        ['int', "被撞者敏捷检定减值", resist_dexterity_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
-      ]);
-    }
-    let key, skill, check, target_defense;
-    key = _rt_floordiv(attacker.move_speed, _R_CHARGE_SPEED_DIVISOR);
-    skill = Math.max(attacker.athletics, attacker.fighting);
-    check = key + skill + skill_bonus;
-    if (_trace !== null) _trace.push(new TraceStep(
-      "let",
-      "冲撞检定" + String(key) + "+" + String(skill) + "+" + String(skill_bonus) + "=" + String(check) + "，额外成功数" + String(load_tier),
-      [["check", check]]
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes, hit, raw_damage, absorbed, final_damage, self_base, _resist_roll, resist, pushed;
+  let blocked, impact, target_full, target_total, self_total;
+  _successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(_R_CHECK_FLOOR, check - target_defense), load_tier, false, 1000
+  );
+  _rolls.push(_successes_roll);
+  successes = _successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("冲撞掷骰", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
+  hit = successes > 0;
+  raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
+  absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+  final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
+  _trace.push(new TraceStep(
+    "let",
+    "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage),
+    [["final_damage", final_damage]]
+  ));
+  self_base = raw_damage;
+  if (final_damage > 0) {
+    _resist_roll = _rt_roll_pool(
+      _source, _POOL,
+      Math.max(
+        0,
+        Math.max(
+          defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+        ) + Math.max(defender.athletics, defender.fighting)
+      ),
+      Math.max(0, defender.size), false, 1000
+    );
+    _rolls.push(_resist_roll);
+    resist = _resist_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("被撞者检定", _resist_roll),
+      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
     ));
-    target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense;
-    return [check, target_defense];
   }
+  else {
+    resist = 0;
+  }
+  pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
+  blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
+  impact = Math.min(blocked, obstacle_structure);
+  target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
+    Math.max(0, impact - defender.damage_reduction), defender.absorption
+  ));
+  target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+  self_total = Math.max(
+    0, self_base - attacker.damage_reduction
+  ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
+  _trace.push(new TraceStep(
+    "let",
+    "冲撞者受到等量伤害" + String(self_base) + "与撞击伤害" + String(impact) + "，经自己的伤害减免" + String(attacker.damage_reduction) + "与伤害吸收" + String(attacker.absorption) + "后共" + String(self_total),
+    [["self_total", self_total]]
+  ));
+  return _rt_result(ChargeResult, [hit, target_total, self_total, pushed - blocked, from_hiding], _rolls, _trace);
+}
 
-  const CHARGE_FIELDS = Object.freeze(["hit", "damage", "self_damage", "pushed_meters", "from_hiding"]);
-  // The result of charge (冲撞攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ChargeResult extends Result {}
-  ChargeResult.PROCEDURE = "charge";
-  ChargeResult.FIELDS = CHARGE_FIELDS;
+function _charge_roll(
+  dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
+  resist_strength_penalty, resist_dexterity_penalty, from_hiding
+) {
+  let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
+  let target_total, self_total;
+  successes = _rt_pool_successes(dice, Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10, 1000);
+  hit = successes > 0;
+  raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
+  absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+  final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
+  self_base = raw_damage;
+  if (final_damage > 0) {
+    resist = _rt_pool_successes(
+      dice,
+      Math.max(
+        0,
+        Math.max(
+          defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+        ) + Math.max(defender.athletics, defender.fighting)
+      ),
+      10, 8, 10, 1000
+    );
+  }
+  else {
+    resist = 0;
+  }
+  pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
+  blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
+  impact = Math.min(blocked, obstacle_structure);
+  target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
+    Math.max(0, impact - defender.damage_reduction), defender.absorption
+  ));
+  target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+  self_total = Math.max(
+    0, self_base - attacker.damage_reduction
+  ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
+  return [hit, target_total, self_total, pushed - blocked, from_hiding];
+}
 
-  // 冲撞攻击（TR-17、TR-41）
-  function charge(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-        "resist_dexterity_penalty", "from_hiding", "dice"
-      ]
-    );
-    let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
-    let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
-    let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
-    let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
-    let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const _trace = [];
-    const [check, target_defense] = _charge_setup(
-      attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-      resist_dexterity_penalty, from_hiding, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes, hit, raw_damage, absorbed, final_damage, self_base, _resist_roll, resist, pushed;
-    let blocked, impact, target_full, target_total, self_total;
+// 冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace.
+function charge_fast(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty", "from_hiding", "dice"
+    ]
+  );
+  let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
+  let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
+  let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
+  let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const [check, target_defense] = _charge_setup(
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+    resist_dexterity_penalty, from_hiding, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _charge_roll(
+    dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
+    resist_strength_penalty, resist_dexterity_penalty, from_hiding
+  );
+}
+
+// 冲撞攻击: the setup once; the function returned rolls and returns the outcome array.
+function charge_prepare(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty", "from_hiding"
+    ]
+  );
+  let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
+  let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
+  let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
+  let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const [check, target_defense] = _charge_setup(
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+    resist_dexterity_penalty, from_hiding, null
+  );
+  const _successes = Math.max(_R_CHECK_FLOOR, check - target_defense);
+  const _attacker_max_hp = attacker.max_hp;
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
+  const _resist = Math.max(
+    0,
+    Math.max(
+      defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+    ) + Math.max(defender.athletics, defender.fighting)
+  );
+  const _resist_2 = Math.max(0, defender.size);
+  const _obstacle_at_gt_0 = obstacle_at > 0;
+  const _attacker_damage_reduction = attacker.damage_reduction;
+  const _attacker_absorption = attacker.absorption;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
+    let target_total, self_total;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
+    hit = successes > 0;
+    raw_damage = hit ? Math.min(_attacker_max_hp, successes + load_tier) : 0;
+    absorbed = Math.min(Math.max(0, raw_damage - _defender_damage_reduction), _defender_absorption);
+    final_damage = Math.max(0, raw_damage - _defender_damage_reduction) - absorbed;
+    self_base = raw_damage;
+    if (final_damage > 0) {
+      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+    }
+    else {
+      resist = 0;
+    }
+    pushed = Math.max(0, final_damage - resist - _resist_2);
+    blocked = _obstacle_at_gt_0 ? Math.max(0, pushed - obstacle_at) : 0;
+    impact = Math.min(blocked, obstacle_structure);
+    target_full = final_damage + (Math.max(0, impact - _defender_damage_reduction) - Math.min(
+      Math.max(0, impact - _defender_damage_reduction), _defender_absorption
+    ));
+    target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+    self_total = Math.max(
+      0, self_base - _attacker_damage_reduction
+    ) - Math.min(Math.max(0, self_base - _attacker_damage_reduction), _attacker_absorption) + (Math.max(0, impact - _attacker_damage_reduction) - Math.min(Math.max(0, impact - _attacker_damage_reduction), _attacker_absorption));
+    return [hit, target_total, self_total, pushed - blocked, from_hiding];
+  }
+}
+
+// 冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS.
+function charge_odds(attacker, defender, options) {
+  options = _rt_options(
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty", "from_hiding"
+    ]
+  );
+  let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
+  let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
+  let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
+  let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
+  const [check, target_defense] = _charge_setup(
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+    resist_dexterity_penalty, from_hiding, null
+  );
+  const _odds = new OddsBuilder(CHARGE_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
+  let target_total, self_total;
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10)
+  )) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    hit = successes > 0;
+    raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
+    absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+    final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
+    self_base = raw_damage;
+    for (const _resist_item of (final_damage > 0 ? _odds.outcomes(
+      _successes_p,
+      _rt_pool_distribution(
+        Math.max(
+          0,
+          Math.max(
+            defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+          ) + Math.max(defender.athletics, defender.fighting)
+        ),
+        10, 8, 10
+      )
+    ) : _rt_ZERO_ITEMS)) {
+      resist = _resist_item[0];
+      const _resist_p = _successes_p * _resist_item[1];
+      pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
+      blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
+      impact = Math.min(blocked, obstacle_structure);
+      target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
+        Math.max(0, impact - defender.damage_reduction), defender.absorption
+      ));
+      target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+      self_total = Math.max(
+        0, self_base - attacker.damage_reduction
+      ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
+      _odds.put([hit, target_total, self_total, pushed - blocked, from_hiding], _resist_p);
+    }
+  }
+  return _odds.build();
+}
+
+function _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace) {
+  if (!(
+    defender instanceof Combatant && typeof with_weapon === 'boolean' && Number.isInteger(incoming) && 0 <= incoming
+    && incoming <= 10000 && Number.isInteger(weapon_absorbed) && 0 <= weapon_absorbed && weapon_absorbed <= 10000
+  )) {
+    _rt_check_inputs([
+      ['type', "格挡者", defender, Combatant], ['bool', "用武器格挡", with_weapon],
+      ['int', "来袭伤害", incoming, 0, 10000], ['int', "武器承受的伤害", weapon_absorbed, 0, 10000]
+    ]);
+  }
+  let bonus;
+  bonus = with_weapon ? defender.weapon_skill : defender.fighting;
+  return [bonus];
+}
+
+const PARRY_FIELDS = Object.freeze(["parry_bonus", "seconds", "damage"]);
+// The result of parry (格挡): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ParryResult extends Result {}
+ParryResult.PROCEDURE = "parry";
+ParryResult.FIELDS = PARRY_FIELDS;
+
+// 格挡（TR-30）
+function parry(defender, options) {
+  options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed", "dice"]);
+  let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
+  let incoming = options.incoming === undefined ? 0 : options.incoming;
+  let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
+  const _trace = [];
+  const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(
+    ParryResult, [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], [], _trace
+  );
+}
+
+// 格挡: the outcome only (the fields of PARRY_FIELDS), no trace.
+function parry_fast(defender, options) {
+  options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed", "dice"]);
+  let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
+  let incoming = options.incoming === undefined ? 0 : options.incoming;
+  let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
+  const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)];
+}
+
+// 格挡: the setup once; the function returned rolls and returns the outcome array.
+function parry_prepare(defender, options) {
+  options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed"]);
+  let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
+  let incoming = options.incoming === undefined ? 0 : options.incoming;
+  let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
+  const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
+  const _out1 = _R_PARRY_DURATION_SECONDS;
+  const _out2 = Math.max(0, incoming - weapon_absorbed);
+  const _out = [bonus, _out1, _out2];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 格挡: the exact distribution of the fields of PARRY_FIELDS.
+function parry_odds(defender, options) {
+  options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed"]);
+  let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
+  let incoming = options.incoming === undefined ? 0 : options.incoming;
+  let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
+  const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
+  const _odds = new OddsBuilder(PARRY_FIELDS, null, "damage", 200000);
+  const _p = 1.0;
+  _odds.put([bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], _p);
+  return _odds.build();
+}
+
+function _dodge_setup(defender, incoming, applicable, dodge_penalty, _trace) {
+  if (!(
+    defender instanceof Combatant && Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000
+    && typeof applicable === 'boolean' && Number.isInteger(dodge_penalty) && 0 <= dodge_penalty && dodge_penalty <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "闪避者", defender, Combatant], ['int', "来袭伤害", incoming, 0, 10000],
+      ['bool', "可以闪避", applicable], ['int', "闪避检定减值", dodge_penalty, 0, 1000]
+    ]);
+  }
+}
+
+const DODGE_FIELDS = Object.freeze(["damage", "prevented"]);
+// The result of dodge (闪避): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class DodgeResult extends Result {}
+DodgeResult.PROCEDURE = "dodge";
+DodgeResult.FIELDS = DODGE_FIELDS;
+
+// 闪避（TR-31）
+function dodge(defender, incoming, options) {
+  options = _rt_options(options, ["applicable", "dodge_penalty", "dice"]);
+  let applicable = options.applicable === undefined ? true : options.applicable;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _trace = [];
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes, damage;
+  if (applicable) {
     _successes_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(_R_CHECK_FLOOR, check - target_defense), load_tier, false, 1000
+      _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
     );
     _rolls.push(_successes_roll);
     successes = _successes_roll.successes;
     _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("冲撞掷骰", _successes_roll),
+      "pool", _rt_pool_sentence("闪避检定", _successes_roll),
       [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
     ));
-    hit = successes > 0;
-    raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-    absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
-    final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
-    _trace.push(new TraceStep(
-      "let",
-      "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage),
-      [["final_damage", final_damage]]
-    ));
-    self_base = raw_damage;
-    if (final_damage > 0) {
-      _resist_roll = _rt_roll_pool(
-        _source, _POOL,
-        Math.max(
-          0,
-          Math.max(
-            defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
-          ) + Math.max(defender.athletics, defender.fighting)
-        ),
-        Math.max(0, defender.size), false, 1000
-      );
-      _rolls.push(_resist_roll);
-      resist = _resist_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("被撞者检定", _resist_roll),
-        [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
-      ));
-    }
-    else {
-      resist = 0;
-    }
-    pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
-    blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
-    impact = Math.min(blocked, obstacle_structure);
-    target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
-      Math.max(0, impact - defender.damage_reduction), defender.absorption
-    ));
-    target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
-    self_total = Math.max(
-      0, self_base - attacker.damage_reduction
-    ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
-    _trace.push(new TraceStep(
-      "let",
-      "冲撞者受到等量伤害" + String(self_base) + "与撞击伤害" + String(impact) + "，经自己的伤害减免" + String(attacker.damage_reduction) + "与伤害吸收" + String(attacker.absorption) + "后共" + String(self_total),
-      [["self_total", self_total]]
-    ));
-    return _rt_result(ChargeResult, [hit, target_total, self_total, pushed - blocked, from_hiding], _rolls, _trace);
   }
-
-  function _charge_roll(
-    dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
-    resist_strength_penalty, resist_dexterity_penalty, from_hiding
-  ) {
-    let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
-    let target_total, self_total;
-    successes = _rt_pool_successes(dice, Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10, 1000);
-    hit = successes > 0;
-    raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-    absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
-    final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
-    self_base = raw_damage;
-    if (final_damage > 0) {
-      resist = _rt_pool_successes(
-        dice,
-        Math.max(
-          0,
-          Math.max(
-            defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
-          ) + Math.max(defender.athletics, defender.fighting)
-        ),
-        10, 8, 10, 1000
-      );
-    }
-    else {
-      resist = 0;
-    }
-    pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
-    blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
-    impact = Math.min(blocked, obstacle_structure);
-    target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
-      Math.max(0, impact - defender.damage_reduction), defender.absorption
-    ));
-    target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
-    self_total = Math.max(
-      0, self_base - attacker.damage_reduction
-    ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
-    return [hit, target_total, self_total, pushed - blocked, from_hiding];
+  else {
+    successes = 0;
   }
+  damage = Math.max(0, incoming - successes);
+  return _rt_result(DodgeResult, [damage, incoming - damage], _rolls, _trace);
+}
 
-  // 冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace.
-  function charge_fast(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-        "resist_dexterity_penalty", "from_hiding", "dice"
-      ]
-    );
-    let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
-    let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
-    let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
-    let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
-    let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const [check, target_defense] = _charge_setup(
-      attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-      resist_dexterity_penalty, from_hiding, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _charge_roll(
-      dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
-      resist_strength_penalty, resist_dexterity_penalty, from_hiding
+function _dodge_roll(dice, defender, incoming, applicable, dodge_penalty) {
+  let successes, damage;
+  if (applicable) {
+    successes = _rt_pool_successes(
+      dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
     );
   }
-
-  // 冲撞攻击: the setup once; the function returned rolls and returns the outcome array.
-  function charge_prepare(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-        "resist_dexterity_penalty", "from_hiding"
-      ]
-    );
-    let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
-    let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
-    let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
-    let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
-    let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const [check, target_defense] = _charge_setup(
-      attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-      resist_dexterity_penalty, from_hiding, null
-    );
-    const _successes = Math.max(_R_CHECK_FLOOR, check - target_defense);
-    const _attacker_max_hp = attacker.max_hp;
-    const _defender_damage_reduction = defender.damage_reduction;
-    const _defender_absorption = defender.absorption;
-    const _resist = Math.max(
-      0,
-      Math.max(
-        defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
-      ) + Math.max(defender.athletics, defender.fighting)
-    );
-    const _resist_2 = Math.max(0, defender.size);
-    const _obstacle_at_gt_0 = obstacle_at > 0;
-    const _attacker_damage_reduction = attacker.damage_reduction;
-    const _attacker_absorption = attacker.absorption;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
-      let target_total, self_total;
-      successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
-      hit = successes > 0;
-      raw_damage = hit ? Math.min(_attacker_max_hp, successes + load_tier) : 0;
-      absorbed = Math.min(Math.max(0, raw_damage - _defender_damage_reduction), _defender_absorption);
-      final_damage = Math.max(0, raw_damage - _defender_damage_reduction) - absorbed;
-      self_base = raw_damage;
-      if (final_damage > 0) {
-        resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
-      }
-      else {
-        resist = 0;
-      }
-      pushed = Math.max(0, final_damage - resist - _resist_2);
-      blocked = _obstacle_at_gt_0 ? Math.max(0, pushed - obstacle_at) : 0;
-      impact = Math.min(blocked, obstacle_structure);
-      target_full = final_damage + (Math.max(0, impact - _defender_damage_reduction) - Math.min(
-        Math.max(0, impact - _defender_damage_reduction), _defender_absorption
-      ));
-      target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
-      self_total = Math.max(
-        0, self_base - _attacker_damage_reduction
-      ) - Math.min(Math.max(0, self_base - _attacker_damage_reduction), _attacker_absorption) + (Math.max(0, impact - _attacker_damage_reduction) - Math.min(Math.max(0, impact - _attacker_damage_reduction), _attacker_absorption));
-      return [hit, target_total, self_total, pushed - blocked, from_hiding];
-    }
+  else {
+    successes = 0;
   }
+  damage = Math.max(0, incoming - successes);
+  return [damage, incoming - damage];
+}
 
-  // 冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS.
-  function charge_odds(attacker, defender, options) {
-    options = _rt_options(
-      options,
-      [
-        "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-        "resist_dexterity_penalty", "from_hiding"
-      ]
-    );
-    let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
-    let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
-    let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
-    let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
-    let left_area = options.left_area === undefined ? false : options.left_area;
-    let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
-    let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
-    let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
-    const [check, target_defense] = _charge_setup(
-      attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-      resist_dexterity_penalty, from_hiding, null
-    );
-    const _odds = new OddsBuilder(CHARGE_FIELDS, "hit", "damage", 200000);
-    const _p = 1.0;
-    let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
-    let target_total, self_total;
-    for (const _successes_item of _odds.outcomes(
-      _p, _rt_pool_distribution(Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10)
-    )) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      hit = successes > 0;
-      raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-      absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
-      final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
-      self_base = raw_damage;
-      for (const _resist_item of (final_damage > 0 ? _odds.outcomes(
-        _successes_p,
-        _rt_pool_distribution(
-          Math.max(
-            0,
-            Math.max(
-              defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
-            ) + Math.max(defender.athletics, defender.fighting)
-          ),
-          10, 8, 10
-        )
-      ) : _rt_ZERO_ITEMS)) {
-        resist = _resist_item[0];
-        const _resist_p = _successes_p * _resist_item[1];
-        pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
-        blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
-        impact = Math.min(blocked, obstacle_structure);
-        target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
-          Math.max(0, impact - defender.damage_reduction), defender.absorption
-        ));
-        target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
-        self_total = Math.max(
-          0, self_base - attacker.damage_reduction
-        ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
-        _odds.put([hit, target_total, self_total, pushed - blocked, from_hiding], _resist_p);
-      }
-    }
-    return _odds.build();
-  }
+// 闪避: the outcome only (the fields of DODGE_FIELDS), no trace.
+function dodge_fast(defender, incoming, options) {
+  options = _rt_options(options, ["applicable", "dodge_penalty", "dice"]);
+  let applicable = options.applicable === undefined ? true : options.applicable;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
+  const dice = _rt_dice_source(options.dice);
+  return _dodge_roll(dice, defender, incoming, applicable, dodge_penalty);
+}
 
-  function _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace) {
-    if (!(
-      defender instanceof Combatant && typeof with_weapon === 'boolean' && Number.isInteger(incoming) && 0 <= incoming
-      && incoming <= 10000 && Number.isInteger(weapon_absorbed) && 0 <= weapon_absorbed && weapon_absorbed <= 10000
-    )) {
-      _rt_check_inputs([
-        ['type', "格挡者", defender, Combatant], ['bool', "用武器格挡", with_weapon],
-        ['int', "来袭伤害", incoming, 0, 10000], ['int', "武器承受的伤害", weapon_absorbed, 0, 10000]
-      ]);
-    }
-    let bonus;
-    bonus = with_weapon ? defender.weapon_skill : defender.fighting;
-    return [bonus];
-  }
-
-  const PARRY_FIELDS = Object.freeze(["parry_bonus", "seconds", "damage"]);
-  // The result of parry (格挡): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ParryResult extends Result {}
-  ParryResult.PROCEDURE = "parry";
-  ParryResult.FIELDS = PARRY_FIELDS;
-
-  // 格挡（TR-30）
-  function parry(defender, options) {
-    options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed", "dice"]);
-    let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
-    let incoming = options.incoming === undefined ? 0 : options.incoming;
-    let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
-    const _trace = [];
-    const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(
-      ParryResult, [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], [], _trace
-    );
-  }
-
-  // 格挡: the outcome only (the fields of PARRY_FIELDS), no trace.
-  function parry_fast(defender, options) {
-    options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed", "dice"]);
-    let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
-    let incoming = options.incoming === undefined ? 0 : options.incoming;
-    let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
-    const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)];
-  }
-
-  // 格挡: the setup once; the function returned rolls and returns the outcome array.
-  function parry_prepare(defender, options) {
-    options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed"]);
-    let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
-    let incoming = options.incoming === undefined ? 0 : options.incoming;
-    let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
-    const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
-    const _out1 = _R_PARRY_DURATION_SECONDS;
-    const _out2 = Math.max(0, incoming - weapon_absorbed);
-    const _out = [bonus, _out1, _out2];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 格挡: the exact distribution of the fields of PARRY_FIELDS.
-  function parry_odds(defender, options) {
-    options = _rt_options(options, ["with_weapon", "incoming", "weapon_absorbed"]);
-    let with_weapon = options.with_weapon === undefined ? true : options.with_weapon;
-    let incoming = options.incoming === undefined ? 0 : options.incoming;
-    let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
-    const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
-    const _odds = new OddsBuilder(PARRY_FIELDS, null, "damage", 200000);
-    const _p = 1.0;
-    _odds.put([bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], _p);
-    return _odds.build();
-  }
-
-  function _dodge_setup(defender, incoming, applicable, dodge_penalty, _trace) {
-    if (!(
-      defender instanceof Combatant && Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000
-      && typeof applicable === 'boolean' && Number.isInteger(dodge_penalty) && 0 <= dodge_penalty && dodge_penalty <= 1000
-    )) {
-      _rt_check_inputs([
-        ['type', "闪避者", defender, Combatant], ['int', "来袭伤害", incoming, 0, 10000],
-        ['bool', "可以闪避", applicable], ['int', "闪避检定减值", dodge_penalty, 0, 1000]
-      ]);
-    }
-  }
-
-  const DODGE_FIELDS = Object.freeze(["damage", "prevented"]);
-  // The result of dodge (闪避): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class DodgeResult extends Result {}
-  DodgeResult.PROCEDURE = "dodge";
-  DodgeResult.FIELDS = DODGE_FIELDS;
-
-  // 闪避（TR-31）
-  function dodge(defender, incoming, options) {
-    options = _rt_options(options, ["applicable", "dodge_penalty", "dice"]);
-    let applicable = options.applicable === undefined ? true : options.applicable;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    const _trace = [];
-    _dodge_setup(defender, incoming, applicable, dodge_penalty, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes, damage;
-    if (applicable) {
-      _successes_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
-      );
-      _rolls.push(_successes_roll);
-      successes = _successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("闪避检定", _successes_roll),
-        [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
-      ));
-    }
-    else {
-      successes = 0;
-    }
-    damage = Math.max(0, incoming - successes);
-    return _rt_result(DodgeResult, [damage, incoming - damage], _rolls, _trace);
-  }
-
-  function _dodge_roll(dice, defender, incoming, applicable, dodge_penalty) {
+// 闪避: the setup once; the function returned rolls and returns the outcome array.
+function dodge_prepare(defender, incoming, options) {
+  options = _rt_options(options, ["applicable", "dodge_penalty"]);
+  let applicable = options.applicable === undefined ? true : options.applicable;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
+  const _successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, damage;
     if (applicable) {
-      successes = _rt_pool_successes(
-        dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
-      );
+      successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
     }
     else {
       successes = 0;
@@ -5235,2803 +5266,2774 @@
     damage = Math.max(0, incoming - successes);
     return [damage, incoming - damage];
   }
+}
 
-  // 闪避: the outcome only (the fields of DODGE_FIELDS), no trace.
-  function dodge_fast(defender, incoming, options) {
-    options = _rt_options(options, ["applicable", "dodge_penalty", "dice"]);
-    let applicable = options.applicable === undefined ? true : options.applicable;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
-    const dice = _rt_dice_source(options.dice);
-    return _dodge_roll(dice, defender, incoming, applicable, dodge_penalty);
+// 闪避: the exact distribution of the fields of DODGE_FIELDS.
+function dodge_odds(defender, incoming, options) {
+  options = _rt_options(options, ["applicable", "dodge_penalty"]);
+  let applicable = options.applicable === undefined ? true : options.applicable;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
+  const _odds = new OddsBuilder(DODGE_FIELDS, null, "damage", 200000);
+  const _p = 1.0;
+  let successes, damage;
+  for (const _successes_item of (applicable ? _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    damage = Math.max(0, incoming - successes);
+    _odds.put([damage, incoming - damage], _successes_p);
   }
+  return _odds.build();
+}
 
-  // 闪避: the setup once; the function returned rolls and returns the outcome array.
-  function dodge_prepare(defender, incoming, options) {
-    options = _rt_options(options, ["applicable", "dodge_penalty"]);
-    let applicable = options.applicable === undefined ? true : options.applicable;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
-    const _successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes, damage;
-      if (applicable) {
-        successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
-      }
-      else {
-        successes = 0;
-      }
-      damage = Math.max(0, incoming - successes);
-      return [damage, incoming - damage];
-    }
+function _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, _trace) {
+  if (!(
+    Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000 && Number.isInteger(obstacle_takes)
+    && 0 <= obstacle_takes && obstacle_takes <= 10000 && typeof aim_exposed === 'boolean'
+    && typeof fully_covered === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['int', "来袭伤害", incoming, 0, 10000], ['int', "障碍物所受伤害", obstacle_takes, 0, 10000],
+      ['bool', "攻击裸露部分", aim_exposed], ['bool', "完全遮挡", fully_covered]
+    ]);
   }
+  let through, damage;
+  through = fully_covered || !aim_exposed;
+  damage = through ? Math.max(0, incoming - obstacle_takes) : incoming;
+  return [through, damage];
+}
 
-  // 闪避: the exact distribution of the fields of DODGE_FIELDS.
-  function dodge_odds(defender, incoming, options) {
-    options = _rt_options(options, ["applicable", "dodge_penalty"]);
-    let applicable = options.applicable === undefined ? true : options.applicable;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
-    const _odds = new OddsBuilder(DODGE_FIELDS, null, "damage", 200000);
-    const _p = 1.0;
-    let successes, damage;
-    for (const _successes_item of (applicable ? _odds.outcomes(
-      _p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
-    ) : _rt_ZERO_ITEMS)) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      damage = Math.max(0, incoming - successes);
-      _odds.put([damage, incoming - damage], _successes_p);
-    }
-    return _odds.build();
+const TAKE_COVER_FIELDS = Object.freeze(["damage", "through_obstacle"]);
+// The result of take_cover (躲藏在障碍物后): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class TakeCoverResult extends Result {}
+TakeCoverResult.PROCEDURE = "take_cover";
+TakeCoverResult.FIELDS = TAKE_COVER_FIELDS;
+
+// 躲藏在障碍物后（TR-32）
+function take_cover(incoming, obstacle_takes, options) {
+  options = _rt_options(options, ["aim_exposed", "fully_covered", "dice"]);
+  let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
+  let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
+  const _trace = [];
+  const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(TakeCoverResult, [damage, through], [], _trace);
+}
+
+// 躲藏在障碍物后: the outcome only (the fields of TAKE_COVER_FIELDS), no trace.
+function take_cover_fast(incoming, obstacle_takes, options) {
+  options = _rt_options(options, ["aim_exposed", "fully_covered", "dice"]);
+  let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
+  let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
+  const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [damage, through];
+}
+
+// 躲藏在障碍物后: the setup once; the function returned rolls and returns the outcome array.
+function take_cover_prepare(incoming, obstacle_takes, options) {
+  options = _rt_options(options, ["aim_exposed", "fully_covered"]);
+  let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
+  let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
+  const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
+  const _out = [damage, through];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 躲藏在障碍物后: the exact distribution of the fields of TAKE_COVER_FIELDS.
+function take_cover_odds(incoming, obstacle_takes, options) {
+  options = _rt_options(options, ["aim_exposed", "fully_covered"]);
+  let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
+  let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
+  const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
+  const _odds = new OddsBuilder(TAKE_COVER_FIELDS, null, "damage", 200000);
+  const _p = 1.0;
+  _odds.put([damage, through], _p);
+  return _odds.build();
+}
+
+function _leave_area_setup(damage, points, timing, blocked, intended_meters, _trace) {
+  timing = timing instanceof LeaveTiming ? timing : get_leave_timing(timing);
+  if (!(
+    Number.isInteger(damage) && 0 <= damage && damage <= 10000 && Number.isInteger(points) && 0 <= points
+    && points <= 10000 && timing.not_specified === null && typeof blocked === 'boolean'
+    && Number.isInteger(intended_meters) && 0 <= intended_meters && intended_meters <= 1000
+  )) {
+    _rt_check_inputs([
+      ['int', "最终伤害", damage, 0, 10000], ['int', "负面点数", points, 0, 10000], ['entry', "时机", timing],
+      ['bool', "移动被阻止", blocked], ['int', "意图移动距离", intended_meters, 0, 1000]
+    ]);
   }
+  let left, taken, taken_points;
+  left = timing.escapes && !blocked;
+  taken = left && timing.untargeted ? 0 : left && timing.halves ? _rt_floordiv(damage, _R_LEAVE_AREA_DIVISOR) : damage;
+  taken_points = left && timing.untargeted ? 0 : left && timing.halves ? _rt_floordiv(points, _R_LEAVE_AREA_DIVISOR) : points;
+  return [taken, taken_points];
+}
 
-  function _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, _trace) {
-    if (!(
-      Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000 && Number.isInteger(obstacle_takes)
-      && 0 <= obstacle_takes && obstacle_takes <= 10000 && typeof aim_exposed === 'boolean'
-      && typeof fully_covered === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['int', "来袭伤害", incoming, 0, 10000], ['int', "障碍物所受伤害", obstacle_takes, 0, 10000],
-        ['bool', "攻击裸露部分", aim_exposed], ['bool', "完全遮挡", fully_covered]
-      ]);
-    }
-    let through, damage;
-    through = fully_covered || !aim_exposed;
-    damage = through ? Math.max(0, incoming - obstacle_takes) : incoming;
-    return [through, damage];
+const LEAVE_AREA_FIELDS = Object.freeze(["damage", "points", "defense_penalty"]);
+// The result of leave_area (脱离范围): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class LeaveAreaResult extends Result {}
+LeaveAreaResult.PROCEDURE = "leave_area";
+LeaveAreaResult.FIELDS = LEAVE_AREA_FIELDS;
+
+// 脱离范围（TR-05、TR-34）
+function leave_area(options) {
+  options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters", "dice"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  let timing = options.timing === undefined ? null : options.timing;
+  let blocked = options.blocked === undefined ? false : options.blocked;
+  let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
+  const _trace = [];
+  const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(LeaveAreaResult, [taken, taken_points, blocked ? intended_meters : 0], [], _trace);
+}
+
+// 脱离范围: the outcome only (the fields of LEAVE_AREA_FIELDS), no trace.
+function leave_area_fast(options) {
+  options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters", "dice"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  let timing = options.timing === undefined ? null : options.timing;
+  let blocked = options.blocked === undefined ? false : options.blocked;
+  let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
+  const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [taken, taken_points, blocked ? intended_meters : 0];
+}
+
+// 脱离范围: the setup once; the function returned rolls and returns the outcome array.
+function leave_area_prepare(options) {
+  options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  let timing = options.timing === undefined ? null : options.timing;
+  let blocked = options.blocked === undefined ? false : options.blocked;
+  let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
+  const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
+  const _out2 = blocked ? intended_meters : 0;
+  const _out = [taken, taken_points, _out2];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 脱离范围: the exact distribution of the fields of LEAVE_AREA_FIELDS.
+function leave_area_odds(options) {
+  options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  let timing = options.timing === undefined ? null : options.timing;
+  let blocked = options.blocked === undefined ? false : options.blocked;
+  let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
+  const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
+  const _odds = new OddsBuilder(LEAVE_AREA_FIELDS, null, "damage", 200000);
+  const _p = 1.0;
+  _odds.put([taken, taken_points, blocked ? intended_meters : 0], _p);
+  return _odds.build();
+}
+
+function _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, _trace) {
+  response = response instanceof Action ? response : get_action(response);
+  action = action instanceof Action ? action : get_action(action);
+  if (!(
+    response.not_specified === null && action.not_specified === null && Number.isInteger(readied_seconds)
+    && 0 <= readied_seconds && readied_seconds <= 300 && typeof action_off_turn === 'boolean'
+    && Number.isInteger(action_readied_seconds) && 0 <= action_readied_seconds && action_readied_seconds <= 300
+  )) {
+    _rt_check_inputs([
+      ['entry', "应对动作", response], ['entry', "被应对的动作", action],
+      ['int', "准备动作时长（秒）", readied_seconds, 0, 300], ['bool', "被应对的动作在其回合外", action_off_turn],
+      ['int', "被应对的准备动作时长（秒）", action_readied_seconds, 0, 300]
+    ]);
   }
-
-  const TAKE_COVER_FIELDS = Object.freeze(["damage", "through_obstacle"]);
-  // The result of take_cover (躲藏在障碍物后): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class TakeCoverResult extends Result {}
-  TakeCoverResult.PROCEDURE = "take_cover";
-  TakeCoverResult.FIELDS = TAKE_COVER_FIELDS;
-
-  // 躲藏在障碍物后（TR-32）
-  function take_cover(incoming, obstacle_takes, options) {
-    options = _rt_options(options, ["aim_exposed", "fully_covered", "dice"]);
-    let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
-    let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
-    const _trace = [];
-    const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(TakeCoverResult, [damage, through], [], _trace);
+  let response_ticks, action_ticks, fast_enough, allowed;
+  if (!(response.id !== "readied" || readied_seconds > 0)) {
+    throw new ReadiedNeedsDuration("准备动作按宣言的时长计，请给出准备动作的秒数");
   }
-
-  // 躲藏在障碍物后: the outcome only (the fields of TAKE_COVER_FIELDS), no trace.
-  function take_cover_fast(incoming, obstacle_takes, options) {
-    options = _rt_options(options, ["aim_exposed", "fully_covered", "dice"]);
-    let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
-    let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
-    const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [damage, through];
+  if (!(action.id !== "readied" || action_readied_seconds > 0)) {
+    throw new ReadiedNeedsDuration("准备动作按宣言的时长计，请给出准备动作的秒数");
   }
-
-  // 躲藏在障碍物后: the setup once; the function returned rolls and returns the outcome array.
-  function take_cover_prepare(incoming, obstacle_takes, options) {
-    options = _rt_options(options, ["aim_exposed", "fully_covered"]);
-    let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
-    let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
-    const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
-    const _out = [damage, through];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  if (!(!action_off_turn || action.off_turn)) {
+    throw new NotOffTurn("“" + action.name + "”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以");
   }
-
-  // 躲藏在障碍物后: the exact distribution of the fields of TAKE_COVER_FIELDS.
-  function take_cover_odds(incoming, obstacle_takes, options) {
-    options = _rt_options(options, ["aim_exposed", "fully_covered"]);
-    let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
-    let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
-    const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
-    const _odds = new OddsBuilder(TAKE_COVER_FIELDS, null, "damage", 200000);
-    const _p = 1.0;
-    _odds.put([damage, through], _p);
-    return _odds.build();
-  }
-
-  function _leave_area_setup(damage, points, timing, blocked, intended_meters, _trace) {
-    timing = timing instanceof LeaveTiming ? timing : get_leave_timing(timing);
-    if (!(
-      Number.isInteger(damage) && 0 <= damage && damage <= 10000 && Number.isInteger(points) && 0 <= points
-      && points <= 10000 && timing.not_specified === null && typeof blocked === 'boolean'
-      && Number.isInteger(intended_meters) && 0 <= intended_meters && intended_meters <= 1000
-    )) {
-      _rt_check_inputs([
-        ['int', "最终伤害", damage, 0, 10000], ['int', "负面点数", points, 0, 10000], ['entry', "时机", timing],
-        ['bool', "移动被阻止", blocked], ['int', "意图移动距离", intended_meters, 0, 1000]
-      ]);
-    }
-    let left, taken, taken_points;
-    left = timing.escapes && !blocked;
-    taken = left && timing.untargeted ? 0 : left && timing.halves ? _rt_floordiv(damage, _R_LEAVE_AREA_DIVISOR) : damage;
-    taken_points = left && timing.untargeted ? 0 : left && timing.halves ? _rt_floordiv(points, _R_LEAVE_AREA_DIVISOR) : points;
-    return [taken, taken_points];
-  }
-
-  const LEAVE_AREA_FIELDS = Object.freeze(["damage", "points", "defense_penalty"]);
-  // The result of leave_area (脱离范围): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class LeaveAreaResult extends Result {}
-  LeaveAreaResult.PROCEDURE = "leave_area";
-  LeaveAreaResult.FIELDS = LEAVE_AREA_FIELDS;
-
-  // 脱离范围（TR-05、TR-34）
-  function leave_area(options) {
-    options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters", "dice"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    let timing = options.timing === undefined ? null : options.timing;
-    let blocked = options.blocked === undefined ? false : options.blocked;
-    let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
-    const _trace = [];
-    const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(LeaveAreaResult, [taken, taken_points, blocked ? intended_meters : 0], [], _trace);
-  }
-
-  // 脱离范围: the outcome only (the fields of LEAVE_AREA_FIELDS), no trace.
-  function leave_area_fast(options) {
-    options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters", "dice"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    let timing = options.timing === undefined ? null : options.timing;
-    let blocked = options.blocked === undefined ? false : options.blocked;
-    let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
-    const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [taken, taken_points, blocked ? intended_meters : 0];
-  }
-
-  // 脱离范围: the setup once; the function returned rolls and returns the outcome array.
-  function leave_area_prepare(options) {
-    options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    let timing = options.timing === undefined ? null : options.timing;
-    let blocked = options.blocked === undefined ? false : options.blocked;
-    let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
-    const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
-    const _out2 = blocked ? intended_meters : 0;
-    const _out = [taken, taken_points, _out2];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 脱离范围: the exact distribution of the fields of LEAVE_AREA_FIELDS.
-  function leave_area_odds(options) {
-    options = _rt_options(options, ["damage", "points", "timing", "blocked", "intended_meters"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    let timing = options.timing === undefined ? null : options.timing;
-    let blocked = options.blocked === undefined ? false : options.blocked;
-    let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
-    const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
-    const _odds = new OddsBuilder(LEAVE_AREA_FIELDS, null, "damage", 200000);
-    const _p = 1.0;
-    _odds.put([taken, taken_points, blocked ? intended_meters : 0], _p);
-    return _odds.build();
-  }
-
-  function _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, _trace) {
-    response = response instanceof Action ? response : get_action(response);
-    action = action instanceof Action ? action : get_action(action);
-    if (!(
-      response.not_specified === null && action.not_specified === null && Number.isInteger(readied_seconds)
-      && 0 <= readied_seconds && readied_seconds <= 300 && typeof action_off_turn === 'boolean'
-      && Number.isInteger(action_readied_seconds) && 0 <= action_readied_seconds && action_readied_seconds <= 300
-    )) {
-      _rt_check_inputs([
-        ['entry', "应对动作", response], ['entry', "被应对的动作", action],
-        ['int', "准备动作时长（秒）", readied_seconds, 0, 300], ['bool', "被应对的动作在其回合外", action_off_turn],
-        ['int', "被应对的准备动作时长（秒）", action_readied_seconds, 0, 300]
-      ]);
-    }
-    let response_ticks, action_ticks, fast_enough, allowed;
-    if (!(response.id !== "readied" || readied_seconds > 0)) {
-      throw new ReadiedNeedsDuration("准备动作按宣言的时长计，请给出准备动作的秒数");
-    }
-    if (!(action.id !== "readied" || action_readied_seconds > 0)) {
-      throw new ReadiedNeedsDuration("准备动作按宣言的时长计，请给出准备动作的秒数");
-    }
-    if (!(!action_off_turn || action.off_turn)) {
-      throw new NotOffTurn("“" + action.name + "”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以");
-    }
-    response_ticks = response.id === "readied" ? readied_seconds * _R_TICKS_PER_SECOND : response.off_turn_ticks;
-    action_ticks = action.id === "readied" ? action_readied_seconds * _R_TICKS_PER_SECOND : action_off_turn || action.own_turn_ticks === 0 ? action.off_turn_ticks : action.own_turn_ticks;
-    fast_enough = response_ticks <= action_ticks;
+  response_ticks = response.id === "readied" ? readied_seconds * _R_TICKS_PER_SECOND : response.off_turn_ticks;
+  action_ticks = action.id === "readied" ? action_readied_seconds * _R_TICKS_PER_SECOND : action_off_turn || action.own_turn_ticks === 0 ? action.off_turn_ticks : action.own_turn_ticks;
+  fast_enough = response_ticks <= action_ticks;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "应对耗时" + String(response_ticks) + "刻，被应对动作耗时" + String(action_ticks) + "刻",
+    [["fast_enough", fast_enough]]
+  ));
+  if (!response.off_turn) {
     if (_trace !== null) _trace.push(new TraceStep(
-      "let", "应对耗时" + String(response_ticks) + "刻，被应对动作耗时" + String(action_ticks) + "刻",
-      [["fast_enough", fast_enough]]
+      "note", "“" + response.name + "”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以", []
     ));
-    if (!response.off_turn) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "“" + response.name + "”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以", []
-      ));
-    }
-    allowed = response.off_turn && fast_enough;
-    return [allowed];
   }
+  allowed = response.off_turn && fast_enough;
+  return [allowed];
+}
 
-  const CAN_RESPOND_FIELDS = Object.freeze(["allowed"]);
-  // The result of can_respond (应对时机): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class CanRespondResult extends Result {}
-  CanRespondResult.PROCEDURE = "can_respond";
-  CanRespondResult.FIELDS = CAN_RESPOND_FIELDS;
+const CAN_RESPOND_FIELDS = Object.freeze(["allowed"]);
+// The result of can_respond (应对时机): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class CanRespondResult extends Result {}
+CanRespondResult.PROCEDURE = "can_respond";
+CanRespondResult.FIELDS = CAN_RESPOND_FIELDS;
 
-  // 应对时机（TR-06、TR-35）
-  function can_respond(response, action, options) {
-    options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds", "dice"]);
-    let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
-    let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
-    let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
-    const _trace = [];
-    const [allowed] = _can_respond_setup(
-      response, action, readied_seconds, action_off_turn, action_readied_seconds, _trace
-    );
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(CanRespondResult, [allowed], [], _trace);
+// 应对时机（TR-06、TR-35）
+function can_respond(response, action, options) {
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds", "dice"]);
+  let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
+  const _trace = [];
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, _trace
+  );
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(CanRespondResult, [allowed], [], _trace);
+}
+
+// 应对时机: the outcome only (the fields of CAN_RESPOND_FIELDS), no trace.
+function can_respond_fast(response, action, options) {
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds", "dice"]);
+  let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, null
+  );
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [allowed];
+}
+
+// 应对时机: the setup once; the function returned rolls and returns the outcome array.
+function can_respond_prepare(response, action, options) {
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds"]);
+  let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, null
+  );
+  const _out = [allowed];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 应对时机: the exact distribution of the fields of CAN_RESPOND_FIELDS.
+function can_respond_odds(response, action, options) {
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds"]);
+  let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, null
+  );
+  const _odds = new OddsBuilder(CAN_RESPOND_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([allowed], _p);
+  return _odds.build();
+}
+
+function _interrupt_setup(needs_focus, damage, points, _trace) {
+  if (!(
+    typeof needs_focus === 'boolean' && Number.isInteger(damage) && 0 <= damage && damage <= 10000
+    && Number.isInteger(points) && 0 <= points && points <= 10000
+  )) {
+    _rt_check_inputs([
+      ['bool', "对方动作需要专注", needs_focus], ['int', "造成的伤害", damage, 0, 10000],
+      ['int', "造成的负面点数", points, 0, 10000]
+    ]);
   }
+  let negated;
+  negated = needs_focus && (damage > 0 || points > 0);
+  return [negated];
+}
 
-  // 应对时机: the outcome only (the fields of CAN_RESPOND_FIELDS), no trace.
-  function can_respond_fast(response, action, options) {
-    options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds", "dice"]);
-    let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
-    let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
-    let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
-    const [allowed] = _can_respond_setup(
-      response, action, readied_seconds, action_off_turn, action_readied_seconds, null
-    );
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [allowed];
+const INTERRUPT_FIELDS = Object.freeze(["negated"]);
+// The result of interrupt (攻击对抗与反击对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class InterruptResult extends Result {}
+InterruptResult.PROCEDURE = "interrupt";
+InterruptResult.FIELDS = INTERRUPT_FIELDS;
+
+// 攻击对抗与反击对抗（TR-18、TR-36）
+function interrupt(needs_focus, options) {
+  options = _rt_options(options, ["damage", "points", "dice"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  const _trace = [];
+  const [negated] = _interrupt_setup(needs_focus, damage, points, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(InterruptResult, [negated], [], _trace);
+}
+
+// 攻击对抗与反击对抗: the outcome only (the fields of INTERRUPT_FIELDS), no trace.
+function interrupt_fast(needs_focus, options) {
+  options = _rt_options(options, ["damage", "points", "dice"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  const [negated] = _interrupt_setup(needs_focus, damage, points, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [negated];
+}
+
+// 攻击对抗与反击对抗: the setup once; the function returned rolls and returns the outcome array.
+function interrupt_prepare(needs_focus, options) {
+  options = _rt_options(options, ["damage", "points"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  const [negated] = _interrupt_setup(needs_focus, damage, points, null);
+  const _out = [negated];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 攻击对抗与反击对抗: the exact distribution of the fields of INTERRUPT_FIELDS.
+function interrupt_odds(needs_focus, options) {
+  options = _rt_options(options, ["damage", "points"]);
+  let damage = options.damage === undefined ? 0 : options.damage;
+  let points = options.points === undefined ? 0 : options.points;
+  const [negated] = _interrupt_setup(needs_focus, damage, points, null);
+  const _odds = new OddsBuilder(INTERRUPT_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([negated], _p);
+  return _odds.build();
+}
+
+function _break_projectile_setup(defender, projectile, check, structure, _trace) {
+  projectile = projectile instanceof Weapon ? projectile : get_weapon(projectile);
+  if (!(
+    defender instanceof Combatant && projectile.not_specified === null && Number.isInteger(check) && 0 <= check
+    && check <= 200 && Number.isInteger(structure) && 0 <= structure && structure <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "防御者", defender, Combatant], ['entry', "飞行物", projectile], ['int', "攻击检定", check, 0, 200],
+      ['int', "飞行物结构值", structure, 0, 1000]
+    ]);
   }
-
-  // 应对时机: the setup once; the function returned rolls and returns the outcome array.
-  function can_respond_prepare(response, action, options) {
-    options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds"]);
-    let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
-    let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
-    let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
-    const [allowed] = _can_respond_setup(
-      response, action, readied_seconds, action_off_turn, action_readied_seconds, null
-    );
-    const _out = [allowed];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  if (Math.max(0, check - projectile.speed) > 200) {
+    _rt_within("骰池骰子数", Math.max(0, check - projectile.speed), 200);
   }
+  return [projectile];
+}
 
-  // 应对时机: the exact distribution of the fields of CAN_RESPOND_FIELDS.
-  function can_respond_odds(response, action, options) {
-    options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds"]);
-    let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
-    let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
-    let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
-    const [allowed] = _can_respond_setup(
-      response, action, readied_seconds, action_off_turn, action_readied_seconds, null
-    );
-    const _odds = new OddsBuilder(CAN_RESPOND_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([allowed], _p);
-    return _odds.build();
-  }
+const BREAK_PROJECTILE_FIELDS = Object.freeze(["destroyed", "successes"]);
+// The result of break_projectile (击破或阻挡飞行物): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class BreakProjectileResult extends Result {}
+BreakProjectileResult.PROCEDURE = "break_projectile";
+BreakProjectileResult.FIELDS = BREAK_PROJECTILE_FIELDS;
 
-  function _interrupt_setup(needs_focus, damage, points, _trace) {
-    if (!(
-      typeof needs_focus === 'boolean' && Number.isInteger(damage) && 0 <= damage && damage <= 10000
-      && Number.isInteger(points) && 0 <= points && points <= 10000
-    )) {
-      _rt_check_inputs([
-        ['bool', "对方动作需要专注", needs_focus], ['int', "造成的伤害", damage, 0, 10000],
-        ['int', "造成的负面点数", points, 0, 10000]
-      ]);
-    }
-    let negated;
-    negated = needs_focus && (damage > 0 || points > 0);
-    return [negated];
-  }
+// 击破或阻挡飞行物（TR-37）
+function break_projectile(defender, projectile, check, options) {
+  options = _rt_options(options, ["structure", "dice"]);
+  let structure = options.structure === undefined ? 1 : options.structure;
+  const _trace = [];
+  const _setup = _break_projectile_setup(defender, projectile, check, structure, _trace);
+  projectile = _setup[0];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes, destroyed;
+  _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, check - projectile.speed), 0, false, 1000);
+  _rolls.push(_successes_roll);
+  successes = _successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("击破检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
+  destroyed = successes >= structure;
+  return _rt_result(BreakProjectileResult, [destroyed, successes], _rolls, _trace);
+}
 
-  const INTERRUPT_FIELDS = Object.freeze(["negated"]);
-  // The result of interrupt (攻击对抗与反击对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class InterruptResult extends Result {}
-  InterruptResult.PROCEDURE = "interrupt";
-  InterruptResult.FIELDS = INTERRUPT_FIELDS;
+function _break_projectile_roll(dice, projectile, check, structure) {
+  let successes, destroyed;
+  successes = _rt_pool_successes(dice, Math.max(0, check - projectile.speed), 10, 8, 10, 1000);
+  destroyed = successes >= structure;
+  return [destroyed, successes];
+}
 
-  // 攻击对抗与反击对抗（TR-18、TR-36）
-  function interrupt(needs_focus, options) {
-    options = _rt_options(options, ["damage", "points", "dice"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    const _trace = [];
-    const [negated] = _interrupt_setup(needs_focus, damage, points, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(InterruptResult, [negated], [], _trace);
-  }
+// 击破或阻挡飞行物: the outcome only (the fields of BREAK_PROJECTILE_FIELDS), no trace.
+function break_projectile_fast(defender, projectile, check, options) {
+  options = _rt_options(options, ["structure", "dice"]);
+  let structure = options.structure === undefined ? 1 : options.structure;
+  const _setup = _break_projectile_setup(defender, projectile, check, structure, null);
+  projectile = _setup[0];
+  const dice = _rt_dice_source(options.dice);
+  return _break_projectile_roll(dice, projectile, check, structure);
+}
 
-  // 攻击对抗与反击对抗: the outcome only (the fields of INTERRUPT_FIELDS), no trace.
-  function interrupt_fast(needs_focus, options) {
-    options = _rt_options(options, ["damage", "points", "dice"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    const [negated] = _interrupt_setup(needs_focus, damage, points, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [negated];
-  }
-
-  // 攻击对抗与反击对抗: the setup once; the function returned rolls and returns the outcome array.
-  function interrupt_prepare(needs_focus, options) {
-    options = _rt_options(options, ["damage", "points"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    const [negated] = _interrupt_setup(needs_focus, damage, points, null);
-    const _out = [negated];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 攻击对抗与反击对抗: the exact distribution of the fields of INTERRUPT_FIELDS.
-  function interrupt_odds(needs_focus, options) {
-    options = _rt_options(options, ["damage", "points"]);
-    let damage = options.damage === undefined ? 0 : options.damage;
-    let points = options.points === undefined ? 0 : options.points;
-    const [negated] = _interrupt_setup(needs_focus, damage, points, null);
-    const _odds = new OddsBuilder(INTERRUPT_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([negated], _p);
-    return _odds.build();
-  }
-
-  function _break_projectile_setup(defender, projectile, check, structure, _trace) {
-    projectile = projectile instanceof Weapon ? projectile : get_weapon(projectile);
-    if (!(
-      defender instanceof Combatant && projectile.not_specified === null && Number.isInteger(check) && 0 <= check
-      && check <= 200 && Number.isInteger(structure) && 0 <= structure && structure <= 1000
-    )) {
-      _rt_check_inputs([
-        ['type', "防御者", defender, Combatant], ['entry', "飞行物", projectile], ['int', "攻击检定", check, 0, 200],
-        ['int', "飞行物结构值", structure, 0, 1000]
-      ]);
-    }
-    if (Math.max(0, check - projectile.speed) > 200) {
-      _rt_within("骰池骰子数", Math.max(0, check - projectile.speed), 200);
-    }
-    return [projectile];
-  }
-
-  const BREAK_PROJECTILE_FIELDS = Object.freeze(["destroyed", "successes"]);
-  // The result of break_projectile (击破或阻挡飞行物): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class BreakProjectileResult extends Result {}
-  BreakProjectileResult.PROCEDURE = "break_projectile";
-  BreakProjectileResult.FIELDS = BREAK_PROJECTILE_FIELDS;
-
-  // 击破或阻挡飞行物（TR-37）
-  function break_projectile(defender, projectile, check, options) {
-    options = _rt_options(options, ["structure", "dice"]);
-    let structure = options.structure === undefined ? 1 : options.structure;
-    const _trace = [];
-    const _setup = _break_projectile_setup(defender, projectile, check, structure, _trace);
-    projectile = _setup[0];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes, destroyed;
-    _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, check - projectile.speed), 0, false, 1000);
-    _rolls.push(_successes_roll);
-    successes = _successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("击破检定", _successes_roll),
-      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
-    ));
-    destroyed = successes >= structure;
-    return _rt_result(BreakProjectileResult, [destroyed, successes], _rolls, _trace);
-  }
-
-  function _break_projectile_roll(dice, projectile, check, structure) {
+// 击破或阻挡飞行物: the setup once; the function returned rolls and returns the outcome array.
+function break_projectile_prepare(defender, projectile, check, options) {
+  options = _rt_options(options, ["structure"]);
+  let structure = options.structure === undefined ? 1 : options.structure;
+  const _setup = _break_projectile_setup(defender, projectile, check, structure, null);
+  projectile = _setup[0];
+  const _successes = Math.max(0, check - projectile.speed);
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, destroyed;
-    successes = _rt_pool_successes(dice, Math.max(0, check - projectile.speed), 10, 8, 10, 1000);
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
     destroyed = successes >= structure;
     return [destroyed, successes];
   }
+}
 
-  // 击破或阻挡飞行物: the outcome only (the fields of BREAK_PROJECTILE_FIELDS), no trace.
-  function break_projectile_fast(defender, projectile, check, options) {
-    options = _rt_options(options, ["structure", "dice"]);
-    let structure = options.structure === undefined ? 1 : options.structure;
-    const _setup = _break_projectile_setup(defender, projectile, check, structure, null);
-    projectile = _setup[0];
-    const dice = _rt_dice_source(options.dice);
-    return _break_projectile_roll(dice, projectile, check, structure);
+// 击破或阻挡飞行物: the exact distribution of the fields of BREAK_PROJECTILE_FIELDS.
+function break_projectile_odds(defender, projectile, check, options) {
+  options = _rt_options(options, ["structure"]);
+  let structure = options.structure === undefined ? 1 : options.structure;
+  const _setup = _break_projectile_setup(defender, projectile, check, structure, null);
+  projectile = _setup[0];
+  const _odds = new OddsBuilder(BREAK_PROJECTILE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let successes, destroyed;
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, check - projectile.speed), 10, 8, 10)
+  )) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    destroyed = successes >= structure;
+    _odds.put([destroyed, successes], _successes_p);
   }
+  return _odds.build();
+}
 
-  // 击破或阻挡飞行物: the setup once; the function returned rolls and returns the outcome array.
-  function break_projectile_prepare(defender, projectile, check, options) {
-    options = _rt_options(options, ["structure"]);
-    let structure = options.structure === undefined ? 1 : options.structure;
-    const _setup = _break_projectile_setup(defender, projectile, check, structure, null);
-    projectile = _setup[0];
-    const _successes = Math.max(0, check - projectile.speed);
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes, destroyed;
-      successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
-      destroyed = successes >= structure;
-      return [destroyed, successes];
-    }
+function _influence_setup(weapon, energy_influence, ability_influence, _trace) {
+  weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    weapon.not_specified === null && Number.isInteger(energy_influence) && 0 <= energy_influence
+    && energy_influence <= 100 && Number.isInteger(ability_influence) && 0 <= ability_influence
+    && ability_influence <= 100
+  )) {
+    _rt_check_inputs([
+      ['entry', "武器", weapon], ['int', "能量影响", energy_influence, 0, 100],
+      ['int', "能力影响", ability_influence, 0, 100]
+    ]);
   }
+  let value;
+  value = Math.max(energy_influence, ability_influence, weapon.given ? weapon.influence : 0);
+  return [value];
+}
 
-  // 击破或阻挡飞行物: the exact distribution of the fields of BREAK_PROJECTILE_FIELDS.
-  function break_projectile_odds(defender, projectile, check, options) {
-    options = _rt_options(options, ["structure"]);
-    let structure = options.structure === undefined ? 1 : options.structure;
-    const _setup = _break_projectile_setup(defender, projectile, check, structure, null);
-    projectile = _setup[0];
-    const _odds = new OddsBuilder(BREAK_PROJECTILE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let successes, destroyed;
-    for (const _successes_item of _odds.outcomes(
-      _p, _rt_pool_distribution(Math.max(0, check - projectile.speed), 10, 8, 10)
-    )) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      destroyed = successes >= structure;
-      _odds.put([destroyed, successes], _successes_p);
-    }
-    return _odds.build();
+const INFLUENCE_FIELDS = Object.freeze(["influence"]);
+// The result of influence (攻击影响): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class InfluenceResult extends Result {}
+InfluenceResult.PROCEDURE = "influence";
+InfluenceResult.FIELDS = INFLUENCE_FIELDS;
+
+// 攻击影响（TR-19）
+function influence(weapon, options) {
+  options = _rt_options(options, ["energy_influence", "ability_influence", "dice"]);
+  let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
+  let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
+  const _trace = [];
+  const [value] = _influence_setup(weapon, energy_influence, ability_influence, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(InfluenceResult, [value], [], _trace);
+}
+
+// 攻击影响: the outcome only (the fields of INFLUENCE_FIELDS), no trace.
+function influence_fast(weapon, options) {
+  options = _rt_options(options, ["energy_influence", "ability_influence", "dice"]);
+  let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
+  let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
+  const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [value];
+}
+
+// 攻击影响: the setup once; the function returned rolls and returns the outcome array.
+function influence_prepare(weapon, options) {
+  options = _rt_options(options, ["energy_influence", "ability_influence"]);
+  let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
+  let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
+  const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
+  const _out = [value];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 攻击影响: the exact distribution of the fields of INFLUENCE_FIELDS.
+function influence_odds(weapon, options) {
+  options = _rt_options(options, ["energy_influence", "ability_influence"]);
+  let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
+  let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
+  const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
+  const _odds = new OddsBuilder(INFLUENCE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([value], _p);
+  return _odds.build();
+}
+
+function _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    defender instanceof Combatant && weapon.not_specified === null && typeof from_called_shot === 'boolean'
+    && Number.isInteger(dodge_penalty) && 0 <= dodge_penalty && dodge_penalty <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "目标", defender, Combatant], ['entry', "武器", weapon], ['bool', "来自部位攻击", from_called_shot],
+      ['int', "闪避检定减值", dodge_penalty, 0, 1000]
+    ]);
   }
+  let converts, resist;
+  converts = !from_called_shot && defender.size < weapon.size;
+  resist = weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
+  return [weapon, converts, resist];
+}
 
-  function _influence_setup(weapon, energy_influence, ability_influence, _trace) {
-    weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      weapon.not_specified === null && Number.isInteger(energy_influence) && 0 <= energy_influence
-      && energy_influence <= 100 && Number.isInteger(ability_influence) && 0 <= ability_influence
-      && ability_influence <= 100
-    )) {
-      _rt_check_inputs([
-        ['entry', "武器", weapon], ['int', "能量影响", energy_influence, 0, 100],
-        ['int', "能力影响", ability_influence, 0, 100]
-      ]);
-    }
-    let value;
-    value = Math.max(energy_influence, ability_influence, weapon.given ? weapon.influence : 0);
-    return [value];
+const CONVERSION_FIELDS = Object.freeze(["converts", "coverage", "damage", "absorbed"]);
+// The result of conversion (攻击类型转化): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ConversionResult extends Result {}
+ConversionResult.PROCEDURE = "conversion";
+ConversionResult.FIELDS = CONVERSION_FIELDS;
+
+// 攻击类型转化（TR-20、TR-41）
+function conversion(defender, weapon, options) {
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty", "dice"]);
+  let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _trace = [];
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, _trace);
+  weapon = _setup[0];
+  const converts = _setup[1];
+  const resist = _setup[2];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _dodge_successes_roll, dodge_successes, after_resist, absorbed, damage;
+  if (converts) {
+    _dodge_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
+    );
+    _rolls.push(_dodge_successes_roll);
+    dodge_successes = _dodge_successes_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll),
+      [
+        ["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces],
+        ["dodge_successes", dodge_successes]
+      ]
+    ));
   }
-
-  const INFLUENCE_FIELDS = Object.freeze(["influence"]);
-  // The result of influence (攻击影响): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class InfluenceResult extends Result {}
-  InfluenceResult.PROCEDURE = "influence";
-  InfluenceResult.FIELDS = INFLUENCE_FIELDS;
-
-  // 攻击影响（TR-19）
-  function influence(weapon, options) {
-    options = _rt_options(options, ["energy_influence", "ability_influence", "dice"]);
-    let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
-    let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
-    const _trace = [];
-    const [value] = _influence_setup(weapon, energy_influence, ability_influence, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(InfluenceResult, [value], [], _trace);
+  else {
+    dodge_successes = 0;
   }
+  after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
+  absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  damage = Math.max(
+    0, after_resist - defender.damage_reduction
+  ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  _trace.push(new TraceStep(
+    "let",
+    "武器伤害" + String(weapon.damage) + "减去抗性" + String(resist) + "与闪避成功数后" + String(after_resist) + "，经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(damage),
+    [["damage", damage]]
+  ));
+  return _rt_result(ConversionResult, [converts, converts ? weapon.size : 0, damage, absorbed], _rolls, _trace);
+}
 
-  // 攻击影响: the outcome only (the fields of INFLUENCE_FIELDS), no trace.
-  function influence_fast(weapon, options) {
-    options = _rt_options(options, ["energy_influence", "ability_influence", "dice"]);
-    let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
-    let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
-    const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [value];
+function _conversion_roll(dice, weapon, converts, resist, defender, dodge_penalty) {
+  let dodge_successes, after_resist, absorbed, damage;
+  if (converts) {
+    dodge_successes = _rt_pool_successes(
+      dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
+    );
   }
-
-  // 攻击影响: the setup once; the function returned rolls and returns the outcome array.
-  function influence_prepare(weapon, options) {
-    options = _rt_options(options, ["energy_influence", "ability_influence"]);
-    let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
-    let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
-    const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
-    const _out = [value];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  else {
+    dodge_successes = 0;
   }
+  after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
+  absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  damage = Math.max(
+    0, after_resist - defender.damage_reduction
+  ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  return [converts, converts ? weapon.size : 0, damage, absorbed];
+}
 
-  // 攻击影响: the exact distribution of the fields of INFLUENCE_FIELDS.
-  function influence_odds(weapon, options) {
-    options = _rt_options(options, ["energy_influence", "ability_influence"]);
-    let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
-    let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
-    const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
-    const _odds = new OddsBuilder(INFLUENCE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([value], _p);
-    return _odds.build();
-  }
+// 攻击类型转化: the outcome only (the fields of CONVERSION_FIELDS), no trace.
+function conversion_fast(defender, weapon, options) {
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty", "dice"]);
+  let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
+  weapon = _setup[0];
+  const converts = _setup[1];
+  const resist = _setup[2];
+  const dice = _rt_dice_source(options.dice);
+  return _conversion_roll(dice, weapon, converts, resist, defender, dodge_penalty);
+}
 
-  function _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, _trace) {
-    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(
-      defender instanceof Combatant && weapon.not_specified === null && typeof from_called_shot === 'boolean'
-      && Number.isInteger(dodge_penalty) && 0 <= dodge_penalty && dodge_penalty <= 1000
-    )) {
-      _rt_check_inputs([
-        ['type', "目标", defender, Combatant], ['entry', "武器", weapon], ['bool', "来自部位攻击", from_called_shot],
-        ['int', "闪避检定减值", dodge_penalty, 0, 1000]
-      ]);
-    }
-    let converts, resist;
-    converts = !from_called_shot && defender.size < weapon.size;
-    resist = weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
-    return [weapon, converts, resist];
-  }
-
-  const CONVERSION_FIELDS = Object.freeze(["converts", "coverage", "damage", "absorbed"]);
-  // The result of conversion (攻击类型转化): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ConversionResult extends Result {}
-  ConversionResult.PROCEDURE = "conversion";
-  ConversionResult.FIELDS = CONVERSION_FIELDS;
-
-  // 攻击类型转化（TR-20、TR-41）
-  function conversion(defender, weapon, options) {
-    options = _rt_options(options, ["from_called_shot", "dodge_penalty", "dice"]);
-    let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    const _trace = [];
-    const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, _trace);
-    weapon = _setup[0];
-    const converts = _setup[1];
-    const resist = _setup[2];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _dodge_successes_roll, dodge_successes, after_resist, absorbed, damage;
+// 攻击类型转化: the setup once; the function returned rolls and returns the outcome array.
+function conversion_prepare(defender, weapon, options) {
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty"]);
+  let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
+  weapon = _setup[0];
+  const converts = _setup[1];
+  const resist = _setup[2];
+  const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
+  const _after_resist = weapon.damage - resist;
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
+  const _weapon_damage = weapon.damage;
+  const _out1 = converts ? weapon.size : 0;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let dodge_successes, after_resist, absorbed, damage;
     if (converts) {
-      _dodge_successes_roll = _rt_roll_pool(
-        _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
-      );
-      _rolls.push(_dodge_successes_roll);
-      dodge_successes = _dodge_successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll),
-        [
-          ["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces],
-          ["dodge_successes", dodge_successes]
-        ]
-      ));
+      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10, 1000);
     }
     else {
       dodge_successes = 0;
     }
+    after_resist = converts ? Math.max(0, _after_resist - dodge_successes) : 0;
+    absorbed = Math.min(Math.max(0, after_resist - _defender_damage_reduction), _defender_absorption);
+    damage = Math.max(
+      0, after_resist - _defender_damage_reduction
+    ) - Math.min(Math.max(0, after_resist - _defender_damage_reduction), _defender_absorption);
+    return [converts, _out1, damage, absorbed];
+  }
+}
+
+// 攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS.
+function conversion_odds(defender, weapon, options) {
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty"]);
+  let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
+  weapon = _setup[0];
+  const converts = _setup[1];
+  const resist = _setup[2];
+  const _odds = new OddsBuilder(CONVERSION_FIELDS, null, "damage", 200000);
+  const _p = 1.0;
+  let dodge_successes, after_resist, absorbed, damage;
+  for (const _dodge_successes_item of (converts ? _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
+    dodge_successes = _dodge_successes_item[0];
+    const _dodge_successes_p = _p * _dodge_successes_item[1];
     after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
     absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
     damage = Math.max(
       0, after_resist - defender.damage_reduction
     ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
-    _trace.push(new TraceStep(
-      "let",
-      "武器伤害" + String(weapon.damage) + "减去抗性" + String(resist) + "与闪避成功数后" + String(after_resist) + "，经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(damage),
-      [["damage", damage]]
-    ));
-    return _rt_result(ConversionResult, [converts, converts ? weapon.size : 0, damage, absorbed], _rolls, _trace);
+    _odds.put([converts, converts ? weapon.size : 0, damage, absorbed], _dodge_successes_p);
   }
+  return _odds.build();
+}
 
-  function _conversion_roll(dice, weapon, converts, resist, defender, dodge_penalty) {
-    let dodge_successes, after_resist, absorbed, damage;
-    if (converts) {
-      dodge_successes = _rt_pool_successes(
-        dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
-      );
-    }
-    else {
-      dodge_successes = 0;
-    }
-    after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
-    absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
-    damage = Math.max(
-      0, after_resist - defender.damage_reduction
-    ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
-    return [converts, converts ? weapon.size : 0, damage, absorbed];
+function _initiative_roll_setup(character, dice_count, _trace) {
+  if (!(character instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count && dice_count <= 200)) {
+    _rt_check_inputs([['type', "角色", character, Combatant], ['int', "先攻DP", dice_count, 0, 200]]);
   }
+}
 
-  // 攻击类型转化: the outcome only (the fields of CONVERSION_FIELDS), no trace.
-  function conversion_fast(defender, weapon, options) {
-    options = _rt_options(options, ["from_called_shot", "dodge_penalty", "dice"]);
-    let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
-    weapon = _setup[0];
-    const converts = _setup[1];
-    const resist = _setup[2];
-    const dice = _rt_dice_source(options.dice);
-    return _conversion_roll(dice, weapon, converts, resist, defender, dodge_penalty);
-  }
+const INITIATIVE_ROLL_FIELDS = Object.freeze(["successes", "extras"]);
+// The result of initiative_roll (先攻检定): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class InitiativeRollResult extends Result {}
+InitiativeRollResult.PROCEDURE = "initiative_roll";
+InitiativeRollResult.FIELDS = INITIATIVE_ROLL_FIELDS;
 
-  // 攻击类型转化: the setup once; the function returned rolls and returns the outcome array.
-  function conversion_prepare(defender, weapon, options) {
-    options = _rt_options(options, ["from_called_shot", "dodge_penalty"]);
-    let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
-    weapon = _setup[0];
-    const converts = _setup[1];
-    const resist = _setup[2];
-    const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
-    const _after_resist = weapon.damage - resist;
-    const _defender_damage_reduction = defender.damage_reduction;
-    const _defender_absorption = defender.absorption;
-    const _weapon_damage = weapon.damage;
-    const _out1 = converts ? weapon.size : 0;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let dodge_successes, after_resist, absorbed, damage;
-      if (converts) {
-        dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10, 1000);
-      }
-      else {
-        dodge_successes = 0;
-      }
-      after_resist = converts ? Math.max(0, _after_resist - dodge_successes) : 0;
-      absorbed = Math.min(Math.max(0, after_resist - _defender_damage_reduction), _defender_absorption);
-      damage = Math.max(
-        0, after_resist - _defender_damage_reduction
-      ) - Math.min(Math.max(0, after_resist - _defender_damage_reduction), _defender_absorption);
-      return [converts, _out1, damage, absorbed];
-    }
-  }
+// 先攻检定（TR-01、TR-02）
+function initiative_roll(character, dice_count, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _initiative_roll_setup(character, dice_count, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes;
+  _successes_roll = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, false, 1000);
+  _rolls.push(_successes_roll);
+  successes = _successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("先攻检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
+  return _rt_result(InitiativeRollResult, [successes, character.extra_successes], _rolls, _trace);
+}
 
-  // 攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS.
-  function conversion_odds(defender, weapon, options) {
-    options = _rt_options(options, ["from_called_shot", "dodge_penalty"]);
-    let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
-    let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
-    const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
-    weapon = _setup[0];
-    const converts = _setup[1];
-    const resist = _setup[2];
-    const _odds = new OddsBuilder(CONVERSION_FIELDS, null, "damage", 200000);
-    const _p = 1.0;
-    let dodge_successes, after_resist, absorbed, damage;
-    for (const _dodge_successes_item of (converts ? _odds.outcomes(
-      _p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
-    ) : _rt_ZERO_ITEMS)) {
-      dodge_successes = _dodge_successes_item[0];
-      const _dodge_successes_p = _p * _dodge_successes_item[1];
-      after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
-      absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
-      damage = Math.max(
-        0, after_resist - defender.damage_reduction
-      ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
-      _odds.put([converts, converts ? weapon.size : 0, damage, absorbed], _dodge_successes_p);
-    }
-    return _odds.build();
-  }
+function _initiative_roll_roll(dice, character, dice_count) {
+  let successes;
+  successes = _rt_pool_successes(dice, dice_count, 10, 8, 10, 1000);
+  return [successes, character.extra_successes];
+}
 
-  function _initiative_roll_setup(character, dice_count, _trace) {
-    if (!(character instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count && dice_count <= 200)) {
-      _rt_check_inputs([['type', "角色", character, Combatant], ['int', "先攻DP", dice_count, 0, 200]]);
-    }
-  }
+// 先攻检定: the outcome only (the fields of INITIATIVE_ROLL_FIELDS), no trace.
+function initiative_roll_fast(character, dice_count, options) {
+  options = _rt_options(options, ["dice"]);
+  _initiative_roll_setup(character, dice_count, null);
+  const dice = _rt_dice_source(options.dice);
+  return _initiative_roll_roll(dice, character, dice_count);
+}
 
-  const INITIATIVE_ROLL_FIELDS = Object.freeze(["successes", "extras"]);
-  // The result of initiative_roll (先攻检定): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class InitiativeRollResult extends Result {}
-  InitiativeRollResult.PROCEDURE = "initiative_roll";
-  InitiativeRollResult.FIELDS = INITIATIVE_ROLL_FIELDS;
-
-  // 先攻检定（TR-01、TR-02）
-  function initiative_roll(character, dice_count, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _initiative_roll_setup(character, dice_count, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes;
-    _successes_roll = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, false, 1000);
-    _rolls.push(_successes_roll);
-    successes = _successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("先攻检定", _successes_roll),
-      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
-    ));
-    return _rt_result(InitiativeRollResult, [successes, character.extra_successes], _rolls, _trace);
-  }
-
-  function _initiative_roll_roll(dice, character, dice_count) {
+// 先攻检定: the setup once; the function returned rolls and returns the outcome array.
+function initiative_roll_prepare(character, dice_count) {
+  _initiative_roll_setup(character, dice_count, null);
+  const _character_extra_successes = character.extra_successes;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes;
     successes = _rt_pool_successes(dice, dice_count, 10, 8, 10, 1000);
-    return [successes, character.extra_successes];
+    return [successes, _character_extra_successes];
   }
+}
 
-  // 先攻检定: the outcome only (the fields of INITIATIVE_ROLL_FIELDS), no trace.
-  function initiative_roll_fast(character, dice_count, options) {
-    options = _rt_options(options, ["dice"]);
-    _initiative_roll_setup(character, dice_count, null);
-    const dice = _rt_dice_source(options.dice);
-    return _initiative_roll_roll(dice, character, dice_count);
+// 先攻检定: the exact distribution of the fields of INITIATIVE_ROLL_FIELDS.
+function initiative_roll_odds(character, dice_count) {
+  _initiative_roll_setup(character, dice_count, null);
+  const _odds = new OddsBuilder(INITIATIVE_ROLL_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let successes;
+  for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10))) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    _odds.put([successes, character.extra_successes], _successes_p);
   }
+  return _odds.build();
+}
 
-  // 先攻检定: the setup once; the function returned rolls and returns the outcome array.
-  function initiative_roll_prepare(character, dice_count) {
-    _initiative_roll_setup(character, dice_count, null);
-    const _character_extra_successes = character.extra_successes;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes;
-      successes = _rt_pool_successes(dice, dice_count, 10, 8, 10, 1000);
-      return [successes, _character_extra_successes];
-    }
+function _detect_setup(
+  seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+  revealed_bonus, seek_penalty, hide_penalty, _trace
+) {
+  sense = sense instanceof Sense ? sense : get_sense(sense);
+  if (!(
+    seeker instanceof Combatant && hider instanceof Combatant && sense.not_specified === null
+    && Number.isInteger(size_bonus) && 0 <= size_bonus && size_bonus <= 30 && Number.isInteger(exposure_bonus)
+    && 0 <= exposure_bonus && exposure_bonus <= 30 && typeof fully_hidden === 'boolean'
+    && Number.isInteger(speed_halvings) && 0 <= speed_halvings && speed_halvings <= 10
+    && typeof avoids_medium === 'boolean' && typeof supernatural === 'boolean' && Number.isInteger(revealed_bonus)
+    && 0 <= revealed_bonus && revealed_bonus <= 10 && Number.isInteger(seek_penalty) && 0 <= seek_penalty
+    && seek_penalty <= 1000 && Number.isInteger(hide_penalty) && 0 <= hide_penalty && hide_penalty <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "侦查方", seeker, Combatant], ['type', "躲藏方", hider, Combatant], ['entry', "感知方式", sense],
+      ['int', "小体型加值", size_bonus, 0, 30], ['int', "裸露部分加值", exposure_bonus, 0, 30],
+      ['bool', "完全被遮蔽", fully_hidden], ['int', "降速倍数", speed_halvings, 0, 10],
+      ['bool', "避开感知媒介", avoids_medium], ['bool', "超凡能力", supernatural],
+      ['int', "受袭后加值次数", revealed_bonus, 0, 10], ['int', "侦查检定减值", seek_penalty, 0, 1000],
+      ['int', "躲藏检定减值", hide_penalty, 0, 1000]
+    ]);
   }
+  let automatic_hide, hide_pool, seek_pool;
+  automatic_hide = sense.blocked_by_cover && fully_hidden || sense.blocked_by_avoiding_medium && avoids_medium || supernatural && seeker.influence < hider.influence;
+  hide_pool = Math.max(
+    0,
+    hider.dexterity + hider.hide + size_bonus + (sense.uses_exposure ? exposure_bonus : 0) + (sense.uses_speed ? _R_HEARING_BONUS_PER_HALVING * speed_halvings : 0) - hide_penalty
+  );
+  seek_pool = Math.max(0, seeker.perception + seeker.detect + _R_REVEALED_BONUS * revealed_bonus - seek_penalty);
+  return [automatic_hide, hide_pool, seek_pool];
+}
 
-  // 先攻检定: the exact distribution of the fields of INITIATIVE_ROLL_FIELDS.
-  function initiative_roll_odds(character, dice_count) {
-    _initiative_roll_setup(character, dice_count, null);
-    const _odds = new OddsBuilder(INITIATIVE_ROLL_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let successes;
-    for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10))) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      _odds.put([successes, character.extra_successes], _successes_p);
-    }
-    return _odds.build();
-  }
+const DETECT_FIELDS = Object.freeze(["noticed", "unnoticed"]);
+// The result of detect (侦查与躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class DetectResult extends Result {}
+DetectResult.PROCEDURE = "detect";
+DetectResult.FIELDS = DETECT_FIELDS;
 
-  function _detect_setup(
+// 侦查与躲藏（TR-03、TR-04）
+function detect(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus", "seek_penalty", "hide_penalty", "dice"
+    ]
+  );
+  let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
+  let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
+  let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
+  let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
+  let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
+  const _trace = [];
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
     seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
     revealed_bonus, seek_penalty, hide_penalty, _trace
-  ) {
-    sense = sense instanceof Sense ? sense : get_sense(sense);
-    if (!(
-      seeker instanceof Combatant && hider instanceof Combatant && sense.not_specified === null
-      && Number.isInteger(size_bonus) && 0 <= size_bonus && size_bonus <= 30 && Number.isInteger(exposure_bonus)
-      && 0 <= exposure_bonus && exposure_bonus <= 30 && typeof fully_hidden === 'boolean'
-      && Number.isInteger(speed_halvings) && 0 <= speed_halvings && speed_halvings <= 10
-      && typeof avoids_medium === 'boolean' && typeof supernatural === 'boolean' && Number.isInteger(revealed_bonus)
-      && 0 <= revealed_bonus && revealed_bonus <= 10 && Number.isInteger(seek_penalty) && 0 <= seek_penalty
-      && seek_penalty <= 1000 && Number.isInteger(hide_penalty) && 0 <= hide_penalty && hide_penalty <= 1000
-    )) {
-      _rt_check_inputs([
-        ['type', "侦查方", seeker, Combatant], ['type', "躲藏方", hider, Combatant], ['entry', "感知方式", sense],
-        ['int', "小体型加值", size_bonus, 0, 30], ['int', "裸露部分加值", exposure_bonus, 0, 30],
-        ['bool', "完全被遮蔽", fully_hidden], ['int', "降速倍数", speed_halvings, 0, 10],
-        ['bool', "避开感知媒介", avoids_medium], ['bool', "超凡能力", supernatural],
-        ['int', "受袭后加值次数", revealed_bonus, 0, 10], ['int', "侦查检定减值", seek_penalty, 0, 1000],
-        ['int', "躲藏检定减值", hide_penalty, 0, 1000]
-      ]);
-    }
-    let automatic_hide, hide_pool, seek_pool;
-    automatic_hide = sense.blocked_by_cover && fully_hidden || sense.blocked_by_avoiding_medium && avoids_medium || supernatural && seeker.influence < hider.influence;
-    hide_pool = Math.max(
-      0,
-      hider.dexterity + hider.hide + size_bonus + (sense.uses_exposure ? exposure_bonus : 0) + (sense.uses_speed ? _R_HEARING_BONUS_PER_HALVING * speed_halvings : 0) - hide_penalty
-    );
-    seek_pool = Math.max(0, seeker.perception + seeker.detect + _R_REVEALED_BONUS * revealed_bonus - seek_penalty);
-    return [automatic_hide, hide_pool, seek_pool];
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _seek_roll, seek, _hide_roll, hide, noticed;
+  if (!automatic_hide) {
+    _seek_roll = _rt_roll_pool(_source, _POOL, seek_pool, seeker.extra_successes, false, 1000);
+    _rolls.push(_seek_roll);
+    seek = _seek_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("侦查检定", _seek_roll),
+      [["command", _seek_roll.command], ["faces", _seek_roll.faces], ["seek", seek]]
+    ));
   }
-
-  const DETECT_FIELDS = Object.freeze(["noticed", "unnoticed"]);
-  // The result of detect (侦查与躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class DetectResult extends Result {}
-  DetectResult.PROCEDURE = "detect";
-  DetectResult.FIELDS = DETECT_FIELDS;
-
-  // 侦查与躲藏（TR-03、TR-04）
-  function detect(seeker, hider, sense, options) {
-    if (sense === undefined) sense = "sight";
-    options = _rt_options(
-      options,
-      [
-        "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-        "revealed_bonus", "seek_penalty", "hide_penalty", "dice"
-      ]
-    );
-    let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
-    let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
-    let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
-    let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
-    let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
-    let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
-    let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
-    const _trace = [];
-    const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
-      seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-      revealed_bonus, seek_penalty, hide_penalty, _trace
-    );
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _seek_roll, seek, _hide_roll, hide, noticed;
-    if (!automatic_hide) {
-      _seek_roll = _rt_roll_pool(_source, _POOL, seek_pool, seeker.extra_successes, false, 1000);
-      _rolls.push(_seek_roll);
-      seek = _seek_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("侦查检定", _seek_roll),
-        [["command", _seek_roll.command], ["faces", _seek_roll.faces], ["seek", seek]]
-      ));
-    }
-    else {
-      seek = 0;
-    }
-    if (!automatic_hide) {
-      _hide_roll = _rt_roll_pool(_source, _POOL, hide_pool, hider.extra_successes, false, 1000);
-      _rolls.push(_hide_roll);
-      hide = _hide_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("躲藏检定", _hide_roll),
-        [["command", _hide_roll.command], ["faces", _hide_roll.faces], ["hide", hide]]
-      ));
-    }
-    else {
-      hide = 0;
-    }
-    if (seeker.helpless) {
-      _trace.push(new TraceStep("note", "侦查方无助，竞争检定默认失败", []));
-    }
-    if (hider.helpless && !seeker.helpless) {
-      _trace.push(new TraceStep("note", "躲藏方无助，竞争检定默认失败", []));
-    }
-    noticed = !automatic_hide && !seeker.helpless && (
-      hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
-    );
-    return _rt_result(DetectResult, [noticed, !noticed], _rolls, _trace);
+  else {
+    seek = 0;
   }
+  if (!automatic_hide) {
+    _hide_roll = _rt_roll_pool(_source, _POOL, hide_pool, hider.extra_successes, false, 1000);
+    _rolls.push(_hide_roll);
+    hide = _hide_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("躲藏检定", _hide_roll),
+      [["command", _hide_roll.command], ["faces", _hide_roll.faces], ["hide", hide]]
+    ));
+  }
+  else {
+    hide = 0;
+  }
+  if (seeker.helpless) {
+    _trace.push(new TraceStep("note", "侦查方无助，竞争检定默认失败", []));
+  }
+  if (hider.helpless && !seeker.helpless) {
+    _trace.push(new TraceStep("note", "躲藏方无助，竞争检定默认失败", []));
+  }
+  noticed = !automatic_hide && !seeker.helpless && (
+    hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
+  );
+  return _rt_result(DetectResult, [noticed, !noticed], _rolls, _trace);
+}
 
-  function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider) {
+function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider) {
+  let seek, hide, noticed;
+  if (!automatic_hide) {
+    seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10, 1000);
+  }
+  else {
+    seek = 0;
+  }
+  if (!automatic_hide) {
+    hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10, 1000);
+  }
+  else {
+    hide = 0;
+  }
+  noticed = !automatic_hide && !seeker.helpless && (
+    hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
+  );
+  return [noticed, !noticed];
+}
+
+// 侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace.
+function detect_fast(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus", "seek_penalty", "hide_penalty", "dice"
+    ]
+  );
+  let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
+  let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
+  let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
+  let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
+  let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
+    seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+    revealed_bonus, seek_penalty, hide_penalty, null
+  );
+  const dice = _rt_dice_source(options.dice);
+  return _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider);
+}
+
+// 侦查与躲藏: the setup once; the function returned rolls and returns the outcome array.
+function detect_prepare(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus", "seek_penalty", "hide_penalty"
+    ]
+  );
+  let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
+  let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
+  let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
+  let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
+  let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
+    seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+    revealed_bonus, seek_penalty, hide_penalty, null
+  );
+  const _not_automatic_hide = !automatic_hide;
+  const _seeker_extra_successes = seeker.extra_successes;
+  const _hider_extra_successes = hider.extra_successes;
+  const _noticed = !automatic_hide && !seeker.helpless;
+  const _hider_helpless = hider.helpless;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let seek, hide, noticed;
-    if (!automatic_hide) {
+    if (_not_automatic_hide) {
       seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10, 1000);
     }
     else {
       seek = 0;
     }
-    if (!automatic_hide) {
+    if (_not_automatic_hide) {
       hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10, 1000);
     }
     else {
       hide = 0;
     }
-    noticed = !automatic_hide && !seeker.helpless && (
-      hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
-    );
+    noticed = _noticed && (_hider_helpless || seek + _seeker_extra_successes > hide + _hider_extra_successes);
     return [noticed, !noticed];
   }
+}
 
-  // 侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace.
-  function detect_fast(seeker, hider, sense, options) {
-    if (sense === undefined) sense = "sight";
-    options = _rt_options(
-      options,
-      [
-        "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-        "revealed_bonus", "seek_penalty", "hide_penalty", "dice"
-      ]
-    );
-    let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
-    let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
-    let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
-    let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
-    let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
-    let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
-    let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
-    const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
-      seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-      revealed_bonus, seek_penalty, hide_penalty, null
-    );
-    const dice = _rt_dice_source(options.dice);
-    return _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider);
-  }
-
-  // 侦查与躲藏: the setup once; the function returned rolls and returns the outcome array.
-  function detect_prepare(seeker, hider, sense, options) {
-    if (sense === undefined) sense = "sight";
-    options = _rt_options(
-      options,
-      [
-        "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-        "revealed_bonus", "seek_penalty", "hide_penalty"
-      ]
-    );
-    let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
-    let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
-    let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
-    let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
-    let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
-    let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
-    let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
-    const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
-      seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-      revealed_bonus, seek_penalty, hide_penalty, null
-    );
+// 侦查与躲藏: the exact distribution of the fields of DETECT_FIELDS.
+function detect_odds(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus", "seek_penalty", "hide_penalty"
+    ]
+  );
+  let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
+  let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
+  let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
+  let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
+  let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
+    seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+    revealed_bonus, seek_penalty, hide_penalty, null
+  );
+  const _odds = new OddsBuilder(DETECT_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  {
     const _not_automatic_hide = !automatic_hide;
     const _seeker_extra_successes = seeker.extra_successes;
     const _hider_extra_successes = hider.extra_successes;
     const _noticed = !automatic_hide && !seeker.helpless;
     const _hider_helpless = hider.helpless;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let seek, hide, noticed;
-      if (_not_automatic_hide) {
-        seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10, 1000);
-      }
-      else {
-        seek = 0;
-      }
-      if (_not_automatic_hide) {
-        hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10, 1000);
-      }
-      else {
-        hide = 0;
-      }
-      noticed = _noticed && (_hider_helpless || seek + _seeker_extra_successes > hide + _hider_extra_successes);
-      return [noticed, !noticed];
+    if (!_not_automatic_hide) {
+      let noticed;
+      noticed = _noticed && (_hider_helpless || _seeker_extra_successes > _hider_extra_successes);
+      _odds.put([noticed, !noticed], _p);
+      return _odds.build();
     }
   }
-
-  // 侦查与躲藏: the exact distribution of the fields of DETECT_FIELDS.
-  function detect_odds(seeker, hider, sense, options) {
-    if (sense === undefined) sense = "sight";
-    options = _rt_options(
-      options,
-      [
-        "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-        "revealed_bonus", "seek_penalty", "hide_penalty"
-      ]
-    );
-    let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
-    let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
-    let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
-    let speed_halvings = options.speed_halvings === undefined ? 0 : options.speed_halvings;
-    let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
-    let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
-    let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
-    const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
-      seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-      revealed_bonus, seek_penalty, hide_penalty, null
-    );
-    const _odds = new OddsBuilder(DETECT_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    {
-      const _not_automatic_hide = !automatic_hide;
-      const _seeker_extra_successes = seeker.extra_successes;
-      const _hider_extra_successes = hider.extra_successes;
-      const _noticed = !automatic_hide && !seeker.helpless;
-      const _hider_helpless = hider.helpless;
-      if (!_not_automatic_hide) {
-        let noticed;
-        noticed = _noticed && (_hider_helpless || _seeker_extra_successes > _hider_extra_successes);
-        _odds.put([noticed, !noticed], _p);
-        return _odds.build();
-      }
-    }
-    let seek, hide, noticed;
-    for (const _seek_item of (!automatic_hide ? _odds.outcomes(
-      _p, _rt_pool_distribution(seek_pool, 10, 8, 10)
+  let seek, hide, noticed;
+  for (const _seek_item of (!automatic_hide ? _odds.outcomes(
+    _p, _rt_pool_distribution(seek_pool, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
+    seek = _seek_item[0];
+    const _seek_p = _p * _seek_item[1];
+    for (const _hide_item of (!automatic_hide ? _odds.outcomes(
+      _seek_p, _rt_pool_distribution(hide_pool, 10, 8, 10)
     ) : _rt_ZERO_ITEMS)) {
-      seek = _seek_item[0];
-      const _seek_p = _p * _seek_item[1];
-      for (const _hide_item of (!automatic_hide ? _odds.outcomes(
-        _seek_p, _rt_pool_distribution(hide_pool, 10, 8, 10)
-      ) : _rt_ZERO_ITEMS)) {
-        hide = _hide_item[0];
-        const _hide_p = _seek_p * _hide_item[1];
-        noticed = !automatic_hide && !seeker.helpless && (
-          hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
-        );
-        _odds.put([noticed, !noticed], _hide_p);
-      }
-    }
-    return _odds.build();
-  }
-
-  function _surprise_setup(target, _trace) {
-    if (!(target instanceof Combatant)) {
-      _rt_check_inputs([['type', "被突袭者", target, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "被突袭，视为定身直到其回合结束", []));
-  }
-
-  const SURPRISE_FIELDS = Object.freeze(["surprised"]);
-  // The result of surprise (被突袭): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class SurpriseResult extends Result {}
-  SurpriseResult.PROCEDURE = "surprise";
-  SurpriseResult.FIELDS = SURPRISE_FIELDS;
-
-  // 被突袭（TR-01）
-  function surprise(target, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _surprise_setup(target, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(SurpriseResult, [true], [], _trace);
-  }
-
-  // 被突袭: the outcome only (the fields of SURPRISE_FIELDS), no trace.
-  function surprise_fast(target, options) {
-    options = _rt_options(options, ["dice"]);
-    _surprise_setup(target, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 被突袭: the setup once; the function returned rolls and returns the outcome array.
-  function surprise_prepare(target) {
-    _surprise_setup(target, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 被突袭: the exact distribution of the fields of SURPRISE_FIELDS.
-  function surprise_odds(target) {
-    _surprise_setup(target, null);
-    const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _surprise_round_setup(character, _trace) {
-    if (!(character instanceof Combatant)) {
-      _rt_check_inputs([['type', "角色", character, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "进入突袭轮，本轮每回合三秒", []));
-  }
-
-  const SURPRISE_ROUND_FIELDS = Object.freeze(["joined"]);
-  // The result of surprise_round (突袭轮): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class SurpriseRoundResult extends Result {}
-  SurpriseRoundResult.PROCEDURE = "surprise_round";
-  SurpriseRoundResult.FIELDS = SURPRISE_ROUND_FIELDS;
-
-  // 突袭轮（TR-01）
-  function surprise_round(character, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _surprise_round_setup(character, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(SurpriseRoundResult, [true], [], _trace);
-  }
-
-  // 突袭轮: the outcome only (the fields of SURPRISE_ROUND_FIELDS), no trace.
-  function surprise_round_fast(character, options) {
-    options = _rt_options(options, ["dice"]);
-    _surprise_round_setup(character, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 突袭轮: the setup once; the function returned rolls and returns the outcome array.
-  function surprise_round_prepare(character) {
-    _surprise_round_setup(character, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 突袭轮: the exact distribution of the fields of SURPRISE_ROUND_FIELDS.
-  function surprise_round_odds(character) {
-    _surprise_round_setup(character, null);
-    const _odds = new OddsBuilder(SURPRISE_ROUND_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _end_surprise_setup(character, hidden_action, _trace) {
-    if (!(character instanceof Combatant && typeof hidden_action === 'boolean')) {
-      _rt_check_inputs([
-        ['type', "使突袭轮结束的角色", character, Combatant], ['bool', "隐藏者做出能被意识到的行为", hidden_action]
-      ]);
-    }
-    let frees_surprised;
-    if (hidden_action) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "隐藏者做出了能被其他角色意识到的行为（即使没有被发现），突袭轮结束，进入战斗轮", []
-      ));
-    }
-    if (!hidden_action) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "所有目标都意识到彼此的存在并且都拥有敌意，突袭轮结束，进入战斗轮", []
-      ));
-    }
-    frees_surprised = true;
-    if (frees_surprised) {
-      if (_trace !== null) _trace.push(new TraceStep("note", "被突袭者不再视为定身", []));
-    }
-    return [frees_surprised];
-  }
-
-  const END_SURPRISE_FIELDS = Object.freeze(["ended", "frees_surprised"]);
-  // The result of end_surprise (突袭轮结束): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class EndSurpriseResult extends Result {}
-  EndSurpriseResult.PROCEDURE = "end_surprise";
-  EndSurpriseResult.FIELDS = END_SURPRISE_FIELDS;
-
-  // 突袭轮结束（TR-01）
-  function end_surprise(character, options) {
-    options = _rt_options(options, ["hidden_action", "dice"]);
-    let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
-    const _trace = [];
-    const [frees_surprised] = _end_surprise_setup(character, hidden_action, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(EndSurpriseResult, [true, frees_surprised], [], _trace);
-  }
-
-  // 突袭轮结束: the outcome only (the fields of END_SURPRISE_FIELDS), no trace.
-  function end_surprise_fast(character, options) {
-    options = _rt_options(options, ["hidden_action", "dice"]);
-    let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
-    const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true, frees_surprised];
-  }
-
-  // 突袭轮结束: the setup once; the function returned rolls and returns the outcome array.
-  function end_surprise_prepare(character, options) {
-    options = _rt_options(options, ["hidden_action"]);
-    let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
-    const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
-    const _out = [true, frees_surprised];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 突袭轮结束: the exact distribution of the fields of END_SURPRISE_FIELDS.
-  function end_surprise_odds(character, options) {
-    options = _rt_options(options, ["hidden_action"]);
-    let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
-    const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
-    const _odds = new OddsBuilder(END_SURPRISE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true, frees_surprised], _p);
-    return _odds.build();
-  }
-
-  function _concentrate_setup(character, _trace) {
-    if (!(character instanceof Combatant)) {
-      _rt_check_inputs([['type', "角色", character, Combatant]]);
-    }
-    if (_trace !== null) _trace.push(new TraceStep("note", "开始需要专注的动作", []));
-  }
-
-  const CONCENTRATE_FIELDS = Object.freeze(["started"]);
-  // The result of concentrate (开始专注动作): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ConcentrateResult extends Result {}
-  ConcentrateResult.PROCEDURE = "concentrate";
-  ConcentrateResult.FIELDS = CONCENTRATE_FIELDS;
-
-  // 开始专注动作（TR-18、TR-36、TR-63）
-  function concentrate(character, options) {
-    options = _rt_options(options, ["dice"]);
-    const _trace = [];
-    _concentrate_setup(character, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ConcentrateResult, [true], [], _trace);
-  }
-
-  // 开始专注动作: the outcome only (the fields of CONCENTRATE_FIELDS), no trace.
-  function concentrate_fast(character, options) {
-    options = _rt_options(options, ["dice"]);
-    _concentrate_setup(character, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [true];
-  }
-
-  // 开始专注动作: the setup once; the function returned rolls and returns the outcome array.
-  function concentrate_prepare(character) {
-    _concentrate_setup(character, null);
-    const _out = [true];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 开始专注动作: the exact distribution of the fields of CONCENTRATE_FIELDS.
-  function concentrate_odds(character) {
-    _concentrate_setup(character, null);
-    const _odds = new OddsBuilder(CONCENTRATE_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([true], _p);
-    return _odds.build();
-  }
-
-  function _chaos_check_setup(character, skill, penalty, _trace) {
-    if (!(
-      character instanceof Combatant && Number.isInteger(skill) && 0 <= skill && skill <= 50 && Number.isInteger(penalty)
-      && 0 <= penalty && penalty <= 1000
-    )) {
-      _rt_check_inputs([
-        ['type', "角色", character, Combatant], ['int', "技艺", skill, 0, 50], ['int', "检定减值", penalty, 0, 1000]
-      ]);
-    }
-    if (!(character.chaos < character.intelligence)) {
-      throw new PeriodicImpossible("混乱刻度" + String(character.chaos) + "达到或超过智力" + String(character.intelligence) + "，无法进行任何周期检定");
+      hide = _hide_item[0];
+      const _hide_p = _seek_p * _hide_item[1];
+      noticed = !automatic_hide && !seeker.helpless && (
+        hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
+      );
+      _odds.put([noticed, !noticed], _hide_p);
     }
   }
+  return _odds.build();
+}
 
-  const CHAOS_CHECK_FIELDS = Object.freeze(["successes"]);
-  // The result of chaos_check (混乱刻度下的周期检定): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class ChaosCheckResult extends Result {}
-  ChaosCheckResult.PROCEDURE = "chaos_check";
-  ChaosCheckResult.FIELDS = CHAOS_CHECK_FIELDS;
-
-  // 混乱刻度下的周期检定（TR-42）
-  function chaos_check(character, options) {
-    options = _rt_options(options, ["skill", "penalty", "dice"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    const _trace = [];
-    _chaos_check_setup(character, skill, penalty, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes;
-    _successes_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(0, character.intelligence + skill - character.chaos - penalty), 0, false, 1000
-    );
-    _rolls.push(_successes_roll);
-    successes = _successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("周期检定", _successes_roll),
-      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
-    ));
-    return _rt_result(ChaosCheckResult, [successes], _rolls, _trace);
+function _surprise_setup(target, _trace) {
+  if (!(target instanceof Combatant)) {
+    _rt_check_inputs([['type', "被突袭者", target, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "被突袭，视为定身直到其回合结束", []));
+}
 
-  function _chaos_check_roll(dice, character, skill, penalty) {
-    let successes;
-    successes = _rt_pool_successes(
-      dice, Math.max(0, character.intelligence + skill - character.chaos - penalty), 10, 8, 10, 1000
-    );
-    return [successes];
+const SURPRISE_FIELDS = Object.freeze(["surprised"]);
+// The result of surprise (被突袭): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class SurpriseResult extends Result {}
+SurpriseResult.PROCEDURE = "surprise";
+SurpriseResult.FIELDS = SURPRISE_FIELDS;
+
+// 被突袭（TR-01）
+function surprise(target, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _surprise_setup(target, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(SurpriseResult, [true], [], _trace);
+}
+
+// 被突袭: the outcome only (the fields of SURPRISE_FIELDS), no trace.
+function surprise_fast(target, options) {
+  options = _rt_options(options, ["dice"]);
+  _surprise_setup(target, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 被突袭: the setup once; the function returned rolls and returns the outcome array.
+function surprise_prepare(target) {
+  _surprise_setup(target, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 被突袭: the exact distribution of the fields of SURPRISE_FIELDS.
+function surprise_odds(target) {
+  _surprise_setup(target, null);
+  const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _surprise_round_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "角色", character, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "进入突袭轮，本轮每回合三秒", []));
+}
 
-  // 混乱刻度下的周期检定: the outcome only (the fields of CHAOS_CHECK_FIELDS), no trace.
-  function chaos_check_fast(character, options) {
-    options = _rt_options(options, ["skill", "penalty", "dice"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    _chaos_check_setup(character, skill, penalty, null);
-    const dice = _rt_dice_source(options.dice);
-    return _chaos_check_roll(dice, character, skill, penalty);
+const SURPRISE_ROUND_FIELDS = Object.freeze(["joined"]);
+// The result of surprise_round (突袭轮): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class SurpriseRoundResult extends Result {}
+SurpriseRoundResult.PROCEDURE = "surprise_round";
+SurpriseRoundResult.FIELDS = SURPRISE_ROUND_FIELDS;
+
+// 突袭轮（TR-01）
+function surprise_round(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _surprise_round_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(SurpriseRoundResult, [true], [], _trace);
+}
+
+// 突袭轮: the outcome only (the fields of SURPRISE_ROUND_FIELDS), no trace.
+function surprise_round_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _surprise_round_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 突袭轮: the setup once; the function returned rolls and returns the outcome array.
+function surprise_round_prepare(character) {
+  _surprise_round_setup(character, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 突袭轮: the exact distribution of the fields of SURPRISE_ROUND_FIELDS.
+function surprise_round_odds(character) {
+  _surprise_round_setup(character, null);
+  const _odds = new OddsBuilder(SURPRISE_ROUND_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _end_surprise_setup(character, hidden_action, _trace) {
+  if (!(character instanceof Combatant && typeof hidden_action === 'boolean')) {
+    _rt_check_inputs([
+      ['type', "使突袭轮结束的角色", character, Combatant], ['bool', "隐藏者做出能被意识到的行为", hidden_action]
+    ]);
   }
-
-  // 混乱刻度下的周期检定: the setup once; the function returned rolls and returns the outcome array.
-  function chaos_check_prepare(character, options) {
-    options = _rt_options(options, ["skill", "penalty"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    _chaos_check_setup(character, skill, penalty, null);
-    const _successes = Math.max(0, character.intelligence + skill - character.chaos - penalty);
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes;
-      successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
-      return [successes];
-    }
-  }
-
-  // 混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS.
-  function chaos_check_odds(character, options) {
-    options = _rt_options(options, ["skill", "penalty"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    _chaos_check_setup(character, skill, penalty, null);
-    const _odds = new OddsBuilder(CHAOS_CHECK_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let successes;
-    for (const _successes_item of _odds.outcomes(
-      _p, _rt_pool_distribution(Math.max(0, character.intelligence + skill - character.chaos - penalty), 10, 8, 10)
-    )) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      _odds.put([successes], _successes_p);
-    }
-    return _odds.build();
-  }
-
-  function _will_check_setup(character, skill, penalty, _trace) {
-    if (!(
-      character instanceof Combatant && Number.isInteger(skill) && 0 <= skill && skill <= 50 && Number.isInteger(penalty)
-      && 0 <= penalty && penalty <= 1000
-    )) {
-      _rt_check_inputs([
-        ['type', "角色", character, Combatant], ['int', "技艺", skill, 0, 50], ['int', "检定减值", penalty, 0, 1000]
-      ]);
-    }
-  }
-
-  const WILL_CHECK_FIELDS = Object.freeze(["successes"]);
-  // The result of will_check (意志检定): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class WillCheckResult extends Result {}
-  WillCheckResult.PROCEDURE = "will_check";
-  WillCheckResult.FIELDS = WILL_CHECK_FIELDS;
-
-  // 意志检定（TR-63、TR-67、TR-70）
-  function will_check(character, options) {
-    options = _rt_options(options, ["skill", "penalty", "dice"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    const _trace = [];
-    _will_check_setup(character, skill, penalty, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes;
-    _successes_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(0, character.will + skill - penalty), character.extra_successes, false, 1000
-    );
-    _rolls.push(_successes_roll);
-    successes = _successes_roll.successes;
-    _trace.push(new TraceStep(
-      "pool", _rt_pool_sentence("意志检定", _successes_roll),
-      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
-    ));
-    return _rt_result(WillCheckResult, [successes], _rolls, _trace);
-  }
-
-  function _will_check_roll(dice, character, skill, penalty) {
-    let successes;
-    successes = _rt_pool_successes(dice, Math.max(0, character.will + skill - penalty), 10, 8, 10, 1000);
-    return [successes];
-  }
-
-  // 意志检定: the outcome only (the fields of WILL_CHECK_FIELDS), no trace.
-  function will_check_fast(character, options) {
-    options = _rt_options(options, ["skill", "penalty", "dice"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    _will_check_setup(character, skill, penalty, null);
-    const dice = _rt_dice_source(options.dice);
-    return _will_check_roll(dice, character, skill, penalty);
-  }
-
-  // 意志检定: the setup once; the function returned rolls and returns the outcome array.
-  function will_check_prepare(character, options) {
-    options = _rt_options(options, ["skill", "penalty"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    _will_check_setup(character, skill, penalty, null);
-    const _successes = Math.max(0, character.will + skill - penalty);
-    const _character_extra_successes = character.extra_successes;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes;
-      successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
-      return [successes];
-    }
-  }
-
-  // 意志检定: the exact distribution of the fields of WILL_CHECK_FIELDS.
-  function will_check_odds(character, options) {
-    options = _rt_options(options, ["skill", "penalty"]);
-    let skill = options.skill === undefined ? 0 : options.skill;
-    let penalty = options.penalty === undefined ? 0 : options.penalty;
-    _will_check_setup(character, skill, penalty, null);
-    const _odds = new OddsBuilder(WILL_CHECK_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let successes;
-    for (const _successes_item of _odds.outcomes(
-      _p, _rt_pool_distribution(Math.max(0, character.will + skill - penalty), 10, 8, 10)
-    )) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      _odds.put([successes], _successes_p);
-    }
-    return _odds.build();
-  }
-
-  function _add_points_setup(creature, track, current, gained, capacity_loss, _trace) {
-    track = track instanceof ConditionTrack ? track : get_condition_track(track);
-    if (!(
-      creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
-      && current <= 10000 && Number.isInteger(gained) && 0 <= gained && gained <= 10000 && Number.isInteger(capacity_loss)
-      && 0 <= capacity_loss && capacity_loss <= 100
-    )) {
-      _rt_check_inputs([
-        ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
-        ['int', "获得点数", gained, 0, 10000], ['int', "累积槽降低", capacity_loss, 0, 100]
-      ]);
-    }
-    let capacity, points, debuff, in_state, fear;
-    capacity = Math.max(0, track.capacity(creature, track) - capacity_loss);
-    points = current + gained;
-    debuff = track.capacity_unknown ? 0 : Math.max(0, points - capacity);
-    in_state = !track.capacity_unknown && points > _R_STATE_MULTIPLIER * capacity;
-    if (track.capacity_unknown) {
-      if (_trace !== null) _trace.push(new TraceStep(
-        "note", "原文没有给出" + track.name + "的累积槽：只记录点数，不产生减益或负面状态", []
-      ));
-    }
-    fear = track.fear_from_excess && gained > 0 ? debuff : 0;
-    if (in_state && track.state.given) {
-      if (_trace !== null) _trace.push(new TraceStep("note", "进入" + track.state.name, []));
-    }
-    return [track, capacity, points, debuff, in_state, fear];
-  }
-
-  const ADD_POINTS_FIELDS = Object.freeze(["points", "capacity", "debuff", "state", "fear"]);
-  // The result of add_points (累积负面点数): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class AddPointsResult extends Result {}
-  AddPointsResult.PROCEDURE = "add_points";
-  AddPointsResult.FIELDS = ADD_POINTS_FIELDS;
-
-  // 累积负面点数（TR-51、TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70、TR-72）
-  function add_points(creature, track, options) {
-    options = _rt_options(options, ["current", "gained", "capacity_loss", "dice"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let gained = options.gained === undefined ? null : options.gained;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const _trace = [];
-    const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, _trace);
-    track = _setup[0];
-    const capacity = _setup[1];
-    const points = _setup[2];
-    const debuff = _setup[3];
-    const in_state = _setup[4];
-    const fear = _setup[5];
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(AddPointsResult, [points, capacity, debuff, in_state ? track.state.id : "", fear], [], _trace);
-  }
-
-  // 累积负面点数: the outcome only (the fields of ADD_POINTS_FIELDS), no trace.
-  function add_points_fast(creature, track, options) {
-    options = _rt_options(options, ["current", "gained", "capacity_loss", "dice"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let gained = options.gained === undefined ? null : options.gained;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, null);
-    track = _setup[0];
-    const capacity = _setup[1];
-    const points = _setup[2];
-    const debuff = _setup[3];
-    const in_state = _setup[4];
-    const fear = _setup[5];
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [points, capacity, debuff, in_state ? track.state.id : "", fear];
-  }
-
-  // 累积负面点数: the setup once; the function returned rolls and returns the outcome array.
-  function add_points_prepare(creature, track, options) {
-    options = _rt_options(options, ["current", "gained", "capacity_loss"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let gained = options.gained === undefined ? null : options.gained;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, null);
-    track = _setup[0];
-    const capacity = _setup[1];
-    const points = _setup[2];
-    const debuff = _setup[3];
-    const in_state = _setup[4];
-    const fear = _setup[5];
-    const _out3 = in_state ? track.state.id : "";
-    const _out = [points, capacity, debuff, _out3, fear];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 累积负面点数: the exact distribution of the fields of ADD_POINTS_FIELDS.
-  function add_points_odds(creature, track, options) {
-    options = _rt_options(options, ["current", "gained", "capacity_loss"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let gained = options.gained === undefined ? null : options.gained;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, null);
-    track = _setup[0];
-    const capacity = _setup[1];
-    const points = _setup[2];
-    const debuff = _setup[3];
-    const in_state = _setup[4];
-    const fear = _setup[5];
-    const _odds = new OddsBuilder(ADD_POINTS_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([points, capacity, debuff, in_state ? track.state.id : "", fear], _p);
-    return _odds.build();
-  }
-
-  function _miss_long_rest_setup(creature, current, capacity_loss, track, _trace) {
-    track = track instanceof ConditionTrack ? track : get_condition_track(track);
-    if (!(
-      creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000
-      && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && track.not_specified === null
-    )) {
-      _rt_check_inputs([
-        ['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000],
-        ['int', "已降低的累积槽", capacity_loss, 0, 100], ['entry', "累积槽", track]
-      ]);
-    }
-    let loss, points, capacity;
-    loss = track.missed_rest ? capacity_loss + _R_MISSED_REST_CAPACITY_LOSS : capacity_loss;
-    points = track.missed_rest ? current + _R_MISSED_REST_POINTS_GAIN : current;
-    capacity = Math.max(0, track.capacity(creature, track) - loss);
-    return [track, loss, points, capacity];
-  }
-
-  const MISS_LONG_REST_FIELDS = Object.freeze([
-    "points", "capacity_loss", "capacity", "debuff", "track_id", "lowered", "gained"
-  ]);
-  // The result of miss_long_rest (缺少长休息): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class MissLongRestResult extends Result {}
-  MissLongRestResult.PROCEDURE = "miss_long_rest";
-  MissLongRestResult.FIELDS = MISS_LONG_REST_FIELDS;
-
-  // 缺少长休息（TR-67）
-  function miss_long_rest(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "track", "dice"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _trace = [];
-    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace);
-    track = _setup[0];
-    const loss = _setup[1];
-    const points = _setup[2];
-    const capacity = _setup[3];
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(
-      MissLongRestResult,
-      [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], [],
-      _trace
-    );
-  }
-
-  // 缺少长休息: the outcome only (the fields of MISS_LONG_REST_FIELDS), no trace.
-  function miss_long_rest_fast(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "track", "dice"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
-    track = _setup[0];
-    const loss = _setup[1];
-    const points = _setup[2];
-    const capacity = _setup[3];
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current];
-  }
-
-  // 缺少长休息: the setup once; the function returned rolls and returns the outcome array.
-  function miss_long_rest_prepare(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "track"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
-    track = _setup[0];
-    const loss = _setup[1];
-    const points = _setup[2];
-    const capacity = _setup[3];
-    const _out3 = Math.max(0, points - capacity);
-    const _track_id = track.id;
-    const _out5 = loss - capacity_loss;
-    const _out6 = points - current;
-    const _out = [points, loss, capacity, _out3, _track_id, _out5, _out6];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 缺少长休息: the exact distribution of the fields of MISS_LONG_REST_FIELDS.
-  function miss_long_rest_odds(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "track"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
-    track = _setup[0];
-    const loss = _setup[1];
-    const points = _setup[2];
-    const capacity = _setup[3];
-    const _odds = new OddsBuilder(MISS_LONG_REST_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put(
-      [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], _p
-    );
-    return _odds.build();
-  }
-
-  function _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, _trace) {
-    track = track instanceof ConditionTrack ? track : get_condition_track(track);
-    if (!(
-      creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000
-      && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && Number.isInteger(rest_hours)
-      && 0 <= rest_hours && rest_hours <= 1000 && track.not_specified === null
-    )) {
-      _rt_check_inputs([
-        ['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000],
-        ['int', "已降低的累积槽", capacity_loss, 0, 100], ['int', "长休息时间（小时）", rest_hours, 0, 1000],
-        ['entry', "累积槽", track]
-      ]);
-    }
-    let recovered, points, loss, capacity;
-    if (!(track.missed_rest)) {
-      throw new NoEnhancedRest("“" + track.name + "”不因缺少长休息而累积，没有加强长休息的恢复");
-    }
-    recovered = Math.max(0, rest_hours - current);
+  let frees_surprised;
+  if (hidden_action) {
     if (_trace !== null) _trace.push(new TraceStep(
-      "let", "长休息" + String(rest_hours) + "小时，困倦点数" + String(current) + "，恢复" + String(recovered) + "点",
-      [["recovered", recovered]]
+      "note", "隐藏者做出了能被其他角色意识到的行为（即使没有被发现），突袭轮结束，进入战斗轮", []
     ));
-    points = Math.max(0, current - recovered);
-    loss = Math.max(0, capacity_loss - recovered);
-    capacity = Math.max(0, track.capacity(creature, track) - loss);
-    return [track, recovered, points, loss, capacity];
   }
-
-  const ENHANCED_LONG_REST_FIELDS = Object.freeze(["points", "capacity_loss", "capacity", "recovered", "track_id"]);
-  // The result of enhanced_long_rest (加强长休息恢复): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class EnhancedLongRestResult extends Result {}
-  EnhancedLongRestResult.PROCEDURE = "enhanced_long_rest";
-  EnhancedLongRestResult.FIELDS = ENHANCED_LONG_REST_FIELDS;
-
-  // 加强长休息恢复（TR-67）
-  function enhanced_long_rest(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track", "dice"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _trace = [];
-    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, _trace);
-    track = _setup[0];
-    const recovered = _setup[1];
-    const points = _setup[2];
-    const loss = _setup[3];
-    const capacity = _setup[4];
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(EnhancedLongRestResult, [points, loss, capacity, recovered, track.id], [], _trace);
+  if (!hidden_action) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "所有目标都意识到彼此的存在并且都拥有敌意，突袭轮结束，进入战斗轮", []
+    ));
   }
-
-  // 加强长休息恢复: the outcome only (the fields of ENHANCED_LONG_REST_FIELDS), no trace.
-  function enhanced_long_rest_fast(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track", "dice"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
-    track = _setup[0];
-    const recovered = _setup[1];
-    const points = _setup[2];
-    const loss = _setup[3];
-    const capacity = _setup[4];
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [points, loss, capacity, recovered, track.id];
+  frees_surprised = true;
+  if (frees_surprised) {
+    if (_trace !== null) _trace.push(new TraceStep("note", "被突袭者不再视为定身", []));
   }
+  return [frees_surprised];
+}
 
-  // 加强长休息恢复: the setup once; the function returned rolls and returns the outcome array.
-  function enhanced_long_rest_prepare(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
-    track = _setup[0];
-    const recovered = _setup[1];
-    const points = _setup[2];
-    const loss = _setup[3];
-    const capacity = _setup[4];
-    const _track_id = track.id;
-    const _out = [points, loss, capacity, recovered, _track_id];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+const END_SURPRISE_FIELDS = Object.freeze(["ended", "frees_surprised"]);
+// The result of end_surprise (突袭轮结束): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class EndSurpriseResult extends Result {}
+EndSurpriseResult.PROCEDURE = "end_surprise";
+EndSurpriseResult.FIELDS = END_SURPRISE_FIELDS;
+
+// 突袭轮结束（TR-01）
+function end_surprise(character, options) {
+  options = _rt_options(options, ["hidden_action", "dice"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const _trace = [];
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(EndSurpriseResult, [true, frees_surprised], [], _trace);
+}
+
+// 突袭轮结束: the outcome only (the fields of END_SURPRISE_FIELDS), no trace.
+function end_surprise_fast(character, options) {
+  options = _rt_options(options, ["hidden_action", "dice"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true, frees_surprised];
+}
+
+// 突袭轮结束: the setup once; the function returned rolls and returns the outcome array.
+function end_surprise_prepare(character, options) {
+  options = _rt_options(options, ["hidden_action"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
+  const _out = [true, frees_surprised];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 突袭轮结束: the exact distribution of the fields of END_SURPRISE_FIELDS.
+function end_surprise_odds(character, options) {
+  options = _rt_options(options, ["hidden_action"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
+  const _odds = new OddsBuilder(END_SURPRISE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true, frees_surprised], _p);
+  return _odds.build();
+}
+
+function _concentrate_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "角色", character, Combatant]]);
   }
+  if (_trace !== null) _trace.push(new TraceStep("note", "开始需要专注的动作", []));
+}
 
-  // 加强长休息恢复: the exact distribution of the fields of ENHANCED_LONG_REST_FIELDS.
-  function enhanced_long_rest_odds(creature, options) {
-    options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track"]);
-    let current = options.current === undefined ? 0 : options.current;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
-    let track = options.track === undefined ? "drowsy" : options.track;
-    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
-    track = _setup[0];
-    const recovered = _setup[1];
-    const points = _setup[2];
-    const loss = _setup[3];
-    const capacity = _setup[4];
-    const _odds = new OddsBuilder(ENHANCED_LONG_REST_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([points, loss, capacity, recovered, track.id], _p);
-    return _odds.build();
+const CONCENTRATE_FIELDS = Object.freeze(["started"]);
+// The result of concentrate (开始专注动作): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ConcentrateResult extends Result {}
+ConcentrateResult.PROCEDURE = "concentrate";
+ConcentrateResult.FIELDS = CONCENTRATE_FIELDS;
+
+// 开始专注动作（TR-18、TR-36、TR-63）
+function concentrate(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _concentrate_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ConcentrateResult, [true], [], _trace);
+}
+
+// 开始专注动作: the outcome only (the fields of CONCENTRATE_FIELDS), no trace.
+function concentrate_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _concentrate_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 开始专注动作: the setup once; the function returned rolls and returns the outcome array.
+function concentrate_prepare(character) {
+  _concentrate_setup(character, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 开始专注动作: the exact distribution of the fields of CONCENTRATE_FIELDS.
+function concentrate_odds(character) {
+  _concentrate_setup(character, null);
+  const _odds = new OddsBuilder(CONCENTRATE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([true], _p);
+  return _odds.build();
+}
+
+function _chaos_check_setup(character, skill, penalty, _trace) {
+  if (!(
+    character instanceof Combatant && Number.isInteger(skill) && 0 <= skill && skill <= 50 && Number.isInteger(penalty)
+    && 0 <= penalty && penalty <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", character, Combatant], ['int', "技艺", skill, 0, 50], ['int', "检定减值", penalty, 0, 1000]
+    ]);
   }
-
-  function _unconscious_hit_setup(creature, track, current, taken, capacity_loss, _trace) {
-    track = track instanceof ConditionTrack ? track : get_condition_track(track);
-    if (!(
-      creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
-      && current <= 10000 && Number.isInteger(taken) && 0 <= taken && taken <= 10000 && Number.isInteger(capacity_loss)
-      && 0 <= capacity_loss && capacity_loss <= 100
-    )) {
-      _rt_check_inputs([
-        ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
-        ['int', "受到的伤害或剧痛点数", taken, 0, 10000], ['int', "累积槽降低", capacity_loss, 0, 100]
-      ]);
-    }
-    let points, capacity, awake;
-    points = track.wakes_on_damage ? Math.max(0, current - taken) : current;
-    capacity = Math.max(0, track.capacity(creature, track) - capacity_loss);
-    awake = points < _R_STATE_MULTIPLIER * capacity;
-    return [points, awake];
+  if (!(character.chaos < character.intelligence)) {
+    throw new PeriodicImpossible("混乱刻度" + String(character.chaos) + "达到或超过智力" + String(character.intelligence) + "，无法进行任何周期检定");
   }
+}
 
-  const UNCONSCIOUS_HIT_FIELDS = Object.freeze(["points", "awake"]);
-  // The result of unconscious_hit (昏迷中受到伤害): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class UnconsciousHitResult extends Result {}
-  UnconsciousHitResult.PROCEDURE = "unconscious_hit";
-  UnconsciousHitResult.FIELDS = UNCONSCIOUS_HIT_FIELDS;
+const CHAOS_CHECK_FIELDS = Object.freeze(["successes"]);
+// The result of chaos_check (混乱刻度下的周期检定): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ChaosCheckResult extends Result {}
+ChaosCheckResult.PROCEDURE = "chaos_check";
+ChaosCheckResult.FIELDS = CHAOS_CHECK_FIELDS;
 
-  // 昏迷中受到伤害（TR-69）
-  function unconscious_hit(creature, track, options) {
-    if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken", "capacity_loss", "dice"]);
-    let current = options.current === undefined ? null : options.current;
-    let taken = options.taken === undefined ? null : options.taken;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const _trace = [];
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, _trace);
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(UnconsciousHitResult, [points, awake], [], _trace);
+// 混乱刻度下的周期检定（TR-42）
+function chaos_check(character, options) {
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  const _trace = [];
+  _chaos_check_setup(character, skill, penalty, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes;
+  _successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(0, character.intelligence + skill - character.chaos - penalty), 0, false, 1000
+  );
+  _rolls.push(_successes_roll);
+  successes = _successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("周期检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
+  return _rt_result(ChaosCheckResult, [successes], _rolls, _trace);
+}
+
+function _chaos_check_roll(dice, character, skill, penalty) {
+  let successes;
+  successes = _rt_pool_successes(
+    dice, Math.max(0, character.intelligence + skill - character.chaos - penalty), 10, 8, 10, 1000
+  );
+  return [successes];
+}
+
+// 混乱刻度下的周期检定: the outcome only (the fields of CHAOS_CHECK_FIELDS), no trace.
+function chaos_check_fast(character, options) {
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _chaos_check_setup(character, skill, penalty, null);
+  const dice = _rt_dice_source(options.dice);
+  return _chaos_check_roll(dice, character, skill, penalty);
+}
+
+// 混乱刻度下的周期检定: the setup once; the function returned rolls and returns the outcome array.
+function chaos_check_prepare(character, options) {
+  options = _rt_options(options, ["skill", "penalty"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _chaos_check_setup(character, skill, penalty, null);
+  const _successes = Math.max(0, character.intelligence + skill - character.chaos - penalty);
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let successes;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
+    return [successes];
   }
+}
 
-  // 昏迷中受到伤害: the outcome only (the fields of UNCONSCIOUS_HIT_FIELDS), no trace.
-  function unconscious_hit_fast(creature, track, options) {
-    if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken", "capacity_loss", "dice"]);
-    let current = options.current === undefined ? null : options.current;
-    let taken = options.taken === undefined ? null : options.taken;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [points, awake];
+// 混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS.
+function chaos_check_odds(character, options) {
+  options = _rt_options(options, ["skill", "penalty"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _chaos_check_setup(character, skill, penalty, null);
+  const _odds = new OddsBuilder(CHAOS_CHECK_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let successes;
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, character.intelligence + skill - character.chaos - penalty), 10, 8, 10)
+  )) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    _odds.put([successes], _successes_p);
   }
+  return _odds.build();
+}
 
-  // 昏迷中受到伤害: the setup once; the function returned rolls and returns the outcome array.
-  function unconscious_hit_prepare(creature, track, options) {
-    if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken", "capacity_loss"]);
-    let current = options.current === undefined ? null : options.current;
-    let taken = options.taken === undefined ? null : options.taken;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
-    const _out = [points, awake];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
+function _will_check_setup(character, skill, penalty, _trace) {
+  if (!(
+    character instanceof Combatant && Number.isInteger(skill) && 0 <= skill && skill <= 50 && Number.isInteger(penalty)
+    && 0 <= penalty && penalty <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", character, Combatant], ['int', "技艺", skill, 0, 50], ['int', "检定减值", penalty, 0, 1000]
+    ]);
   }
+}
 
-  // 昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS.
-  function unconscious_hit_odds(creature, track, options) {
-    if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken", "capacity_loss"]);
-    let current = options.current === undefined ? null : options.current;
-    let taken = options.taken === undefined ? null : options.taken;
-    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
-    const _odds = new OddsBuilder(UNCONSCIOUS_HIT_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([points, awake], _p);
-    return _odds.build();
+const WILL_CHECK_FIELDS = Object.freeze(["successes"]);
+// The result of will_check (意志检定): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class WillCheckResult extends Result {}
+WillCheckResult.PROCEDURE = "will_check";
+WillCheckResult.FIELDS = WILL_CHECK_FIELDS;
+
+// 意志检定（TR-63、TR-67、TR-70）
+function will_check(character, options) {
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  const _trace = [];
+  _will_check_setup(character, skill, penalty, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes;
+  _successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(0, character.will + skill - penalty), character.extra_successes, false, 1000
+  );
+  _rolls.push(_successes_roll);
+  successes = _successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("意志检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
+  return _rt_result(WillCheckResult, [successes], _rolls, _trace);
+}
+
+function _will_check_roll(dice, character, skill, penalty) {
+  let successes;
+  successes = _rt_pool_successes(dice, Math.max(0, character.will + skill - penalty), 10, 8, 10, 1000);
+  return [successes];
+}
+
+// 意志检定: the outcome only (the fields of WILL_CHECK_FIELDS), no trace.
+function will_check_fast(character, options) {
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _will_check_setup(character, skill, penalty, null);
+  const dice = _rt_dice_source(options.dice);
+  return _will_check_roll(dice, character, skill, penalty);
+}
+
+// 意志检定: the setup once; the function returned rolls and returns the outcome array.
+function will_check_prepare(character, options) {
+  options = _rt_options(options, ["skill", "penalty"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _will_check_setup(character, skill, penalty, null);
+  const _successes = Math.max(0, character.will + skill - penalty);
+  const _character_extra_successes = character.extra_successes;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let successes;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
+    return [successes];
   }
+}
 
-  function _recover_setup(creature, track, current, check_dice, supernatural, _trace) {
-    track = track instanceof ConditionTrack ? track : get_condition_track(track);
-    if (!(
-      creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
-      && current <= 10000 && Number.isInteger(check_dice) && 0 <= check_dice && check_dice <= 200
-      && typeof supernatural === 'boolean'
-    )) {
-      _rt_check_inputs([
-        ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
-        ['int', "恢复检定DP", check_dice, 0, 200], ['bool', "超凡来源", supernatural]
-      ]);
-    }
-    return [track];
+// 意志检定: the exact distribution of the fields of WILL_CHECK_FIELDS.
+function will_check_odds(character, options) {
+  options = _rt_options(options, ["skill", "penalty"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _will_check_setup(character, skill, penalty, null);
+  const _odds = new OddsBuilder(WILL_CHECK_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let successes;
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, character.will + skill - penalty), 10, 8, 10)
+  )) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    _odds.put([successes], _successes_p);
   }
+  return _odds.build();
+}
 
-  const RECOVER_FIELDS = Object.freeze(["points", "recovered", "track_id"]);
-  // The result of recover (长休息恢复): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class RecoverResult extends Result {}
-  RecoverResult.PROCEDURE = "recover";
-  RecoverResult.FIELDS = RECOVER_FIELDS;
-
-  // 长休息恢复（TR-73）
-  function recover(creature, track, current, check_dice, options) {
-    options = _rt_options(options, ["supernatural", "dice"]);
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    const _trace = [];
-    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, _trace);
-    track = _setup[0];
-    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
-    const _rolls = [];
-    let _successes_roll, successes, points;
-    if (!supernatural) {
-      _successes_roll = _rt_roll_pool(_source, _POOL, check_dice, 0, false, 1000);
-      _rolls.push(_successes_roll);
-      successes = _successes_roll.successes;
-      _trace.push(new TraceStep(
-        "pool", _rt_pool_sentence("恢复检定", _successes_roll),
-        [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
-      ));
-    }
-    else {
-      successes = 0;
-    }
-    points = Math.max(0, current - successes);
-    return _rt_result(RecoverResult, [points, current - points, track.id], _rolls, _trace);
+function _add_points_setup(creature, track, current, gained, capacity_loss, _trace) {
+  track = track instanceof ConditionTrack ? track : get_condition_track(track);
+  if (!(
+    creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
+    && current <= 10000 && Number.isInteger(gained) && 0 <= gained && gained <= 10000 && Number.isInteger(capacity_loss)
+    && 0 <= capacity_loss && capacity_loss <= 100
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
+      ['int', "获得点数", gained, 0, 10000], ['int', "累积槽降低", capacity_loss, 0, 100]
+    ]);
   }
+  let capacity, points, debuff, in_state, fear;
+  capacity = Math.max(0, track.capacity(creature, track) - capacity_loss);
+  points = current + gained;
+  debuff = track.capacity_unknown ? 0 : Math.max(0, points - capacity);
+  in_state = !track.capacity_unknown && points > _R_STATE_MULTIPLIER * capacity;
+  if (track.capacity_unknown) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "原文没有给出" + track.name + "的累积槽：只记录点数，不产生减益或负面状态", []
+    ));
+  }
+  fear = track.fear_from_excess && gained > 0 ? debuff : 0;
+  if (in_state && track.state.given) {
+    if (_trace !== null) _trace.push(new TraceStep("note", "进入" + track.state.name, []));
+  }
+  return [track, capacity, points, debuff, in_state, fear];
+}
 
-  function _recover_roll(dice, track, current, check_dice, supernatural) {
+const ADD_POINTS_FIELDS = Object.freeze(["points", "capacity", "debuff", "state", "fear"]);
+// The result of add_points (累积负面点数): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class AddPointsResult extends Result {}
+AddPointsResult.PROCEDURE = "add_points";
+AddPointsResult.FIELDS = ADD_POINTS_FIELDS;
+
+// 累积负面点数（TR-51、TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70、TR-72）
+function add_points(creature, track, options) {
+  options = _rt_options(options, ["current", "gained", "capacity_loss", "dice"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let gained = options.gained === undefined ? null : options.gained;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const _trace = [];
+  const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, _trace);
+  track = _setup[0];
+  const capacity = _setup[1];
+  const points = _setup[2];
+  const debuff = _setup[3];
+  const in_state = _setup[4];
+  const fear = _setup[5];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(AddPointsResult, [points, capacity, debuff, in_state ? track.state.id : "", fear], [], _trace);
+}
+
+// 累积负面点数: the outcome only (the fields of ADD_POINTS_FIELDS), no trace.
+function add_points_fast(creature, track, options) {
+  options = _rt_options(options, ["current", "gained", "capacity_loss", "dice"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let gained = options.gained === undefined ? null : options.gained;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, null);
+  track = _setup[0];
+  const capacity = _setup[1];
+  const points = _setup[2];
+  const debuff = _setup[3];
+  const in_state = _setup[4];
+  const fear = _setup[5];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [points, capacity, debuff, in_state ? track.state.id : "", fear];
+}
+
+// 累积负面点数: the setup once; the function returned rolls and returns the outcome array.
+function add_points_prepare(creature, track, options) {
+  options = _rt_options(options, ["current", "gained", "capacity_loss"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let gained = options.gained === undefined ? null : options.gained;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, null);
+  track = _setup[0];
+  const capacity = _setup[1];
+  const points = _setup[2];
+  const debuff = _setup[3];
+  const in_state = _setup[4];
+  const fear = _setup[5];
+  const _out3 = in_state ? track.state.id : "";
+  const _out = [points, capacity, debuff, _out3, fear];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 累积负面点数: the exact distribution of the fields of ADD_POINTS_FIELDS.
+function add_points_odds(creature, track, options) {
+  options = _rt_options(options, ["current", "gained", "capacity_loss"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let gained = options.gained === undefined ? null : options.gained;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const _setup = _add_points_setup(creature, track, current, gained, capacity_loss, null);
+  track = _setup[0];
+  const capacity = _setup[1];
+  const points = _setup[2];
+  const debuff = _setup[3];
+  const in_state = _setup[4];
+  const fear = _setup[5];
+  const _odds = new OddsBuilder(ADD_POINTS_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([points, capacity, debuff, in_state ? track.state.id : "", fear], _p);
+  return _odds.build();
+}
+
+function _miss_long_rest_setup(creature, current, capacity_loss, track, _trace) {
+  track = track instanceof ConditionTrack ? track : get_condition_track(track);
+  if (!(
+    creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000
+    && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && track.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000],
+      ['int', "已降低的累积槽", capacity_loss, 0, 100], ['entry', "累积槽", track]
+    ]);
+  }
+  let loss, points, capacity;
+  loss = track.missed_rest ? capacity_loss + _R_MISSED_REST_CAPACITY_LOSS : capacity_loss;
+  points = track.missed_rest ? current + _R_MISSED_REST_POINTS_GAIN : current;
+  capacity = Math.max(0, track.capacity(creature, track) - loss);
+  return [track, loss, points, capacity];
+}
+
+const MISS_LONG_REST_FIELDS = Object.freeze([
+  "points", "capacity_loss", "capacity", "debuff", "track_id", "lowered", "gained"
+]);
+// The result of miss_long_rest (缺少长休息): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class MissLongRestResult extends Result {}
+MissLongRestResult.PROCEDURE = "miss_long_rest";
+MissLongRestResult.FIELDS = MISS_LONG_REST_FIELDS;
+
+// 缺少长休息（TR-67）
+function miss_long_rest(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "track", "dice"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _trace = [];
+  const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace);
+  track = _setup[0];
+  const loss = _setup[1];
+  const points = _setup[2];
+  const capacity = _setup[3];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(
+    MissLongRestResult,
+    [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], [],
+    _trace
+  );
+}
+
+// 缺少长休息: the outcome only (the fields of MISS_LONG_REST_FIELDS), no trace.
+function miss_long_rest_fast(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "track", "dice"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+  track = _setup[0];
+  const loss = _setup[1];
+  const points = _setup[2];
+  const capacity = _setup[3];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current];
+}
+
+// 缺少长休息: the setup once; the function returned rolls and returns the outcome array.
+function miss_long_rest_prepare(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "track"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+  track = _setup[0];
+  const loss = _setup[1];
+  const points = _setup[2];
+  const capacity = _setup[3];
+  const _out3 = Math.max(0, points - capacity);
+  const _track_id = track.id;
+  const _out5 = loss - capacity_loss;
+  const _out6 = points - current;
+  const _out = [points, loss, capacity, _out3, _track_id, _out5, _out6];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 缺少长休息: the exact distribution of the fields of MISS_LONG_REST_FIELDS.
+function miss_long_rest_odds(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "track"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+  track = _setup[0];
+  const loss = _setup[1];
+  const points = _setup[2];
+  const capacity = _setup[3];
+  const _odds = new OddsBuilder(MISS_LONG_REST_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put(
+    [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], _p
+  );
+  return _odds.build();
+}
+
+function _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, _trace) {
+  track = track instanceof ConditionTrack ? track : get_condition_track(track);
+  if (!(
+    creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000
+    && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && Number.isInteger(rest_hours)
+    && 0 <= rest_hours && rest_hours <= 1000 && track.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000],
+      ['int', "已降低的累积槽", capacity_loss, 0, 100], ['int', "长休息时间（小时）", rest_hours, 0, 1000],
+      ['entry', "累积槽", track]
+    ]);
+  }
+  let recovered, points, loss, capacity;
+  if (!(track.missed_rest)) {
+    throw new NoEnhancedRest("“" + track.name + "”不因缺少长休息而累积，没有加强长休息的恢复");
+  }
+  recovered = Math.max(0, rest_hours - current);
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "长休息" + String(rest_hours) + "小时，困倦点数" + String(current) + "，恢复" + String(recovered) + "点",
+    [["recovered", recovered]]
+  ));
+  points = Math.max(0, current - recovered);
+  loss = Math.max(0, capacity_loss - recovered);
+  capacity = Math.max(0, track.capacity(creature, track) - loss);
+  return [track, recovered, points, loss, capacity];
+}
+
+const ENHANCED_LONG_REST_FIELDS = Object.freeze(["points", "capacity_loss", "capacity", "recovered", "track_id"]);
+// The result of enhanced_long_rest (加强长休息恢复): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class EnhancedLongRestResult extends Result {}
+EnhancedLongRestResult.PROCEDURE = "enhanced_long_rest";
+EnhancedLongRestResult.FIELDS = ENHANCED_LONG_REST_FIELDS;
+
+// 加强长休息恢复（TR-67）
+function enhanced_long_rest(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track", "dice"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _trace = [];
+  const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, _trace);
+  track = _setup[0];
+  const recovered = _setup[1];
+  const points = _setup[2];
+  const loss = _setup[3];
+  const capacity = _setup[4];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(EnhancedLongRestResult, [points, loss, capacity, recovered, track.id], [], _trace);
+}
+
+// 加强长休息恢复: the outcome only (the fields of ENHANCED_LONG_REST_FIELDS), no trace.
+function enhanced_long_rest_fast(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track", "dice"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+  track = _setup[0];
+  const recovered = _setup[1];
+  const points = _setup[2];
+  const loss = _setup[3];
+  const capacity = _setup[4];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [points, loss, capacity, recovered, track.id];
+}
+
+// 加强长休息恢复: the setup once; the function returned rolls and returns the outcome array.
+function enhanced_long_rest_prepare(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+  track = _setup[0];
+  const recovered = _setup[1];
+  const points = _setup[2];
+  const loss = _setup[3];
+  const capacity = _setup[4];
+  const _track_id = track.id;
+  const _out = [points, loss, capacity, recovered, _track_id];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 加强长休息恢复: the exact distribution of the fields of ENHANCED_LONG_REST_FIELDS.
+function enhanced_long_rest_odds(creature, options) {
+  options = _rt_options(options, ["current", "capacity_loss", "rest_hours", "track"]);
+  let current = options.current === undefined ? 0 : options.current;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
+  let track = options.track === undefined ? "drowsy" : options.track;
+  const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+  track = _setup[0];
+  const recovered = _setup[1];
+  const points = _setup[2];
+  const loss = _setup[3];
+  const capacity = _setup[4];
+  const _odds = new OddsBuilder(ENHANCED_LONG_REST_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([points, loss, capacity, recovered, track.id], _p);
+  return _odds.build();
+}
+
+function _unconscious_hit_setup(creature, track, current, taken, capacity_loss, _trace) {
+  track = track instanceof ConditionTrack ? track : get_condition_track(track);
+  if (!(
+    creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
+    && current <= 10000 && Number.isInteger(taken) && 0 <= taken && taken <= 10000 && Number.isInteger(capacity_loss)
+    && 0 <= capacity_loss && capacity_loss <= 100
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
+      ['int', "受到的伤害或剧痛点数", taken, 0, 10000], ['int', "累积槽降低", capacity_loss, 0, 100]
+    ]);
+  }
+  let points, capacity, awake;
+  points = track.wakes_on_damage ? Math.max(0, current - taken) : current;
+  capacity = Math.max(0, track.capacity(creature, track) - capacity_loss);
+  awake = points < _R_STATE_MULTIPLIER * capacity;
+  return [points, awake];
+}
+
+const UNCONSCIOUS_HIT_FIELDS = Object.freeze(["points", "awake"]);
+// The result of unconscious_hit (昏迷中受到伤害): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class UnconsciousHitResult extends Result {}
+UnconsciousHitResult.PROCEDURE = "unconscious_hit";
+UnconsciousHitResult.FIELDS = UNCONSCIOUS_HIT_FIELDS;
+
+// 昏迷中受到伤害（TR-69）
+function unconscious_hit(creature, track, options) {
+  if (track === undefined) track = "dizzy";
+  options = _rt_options(options, ["current", "taken", "capacity_loss", "dice"]);
+  let current = options.current === undefined ? null : options.current;
+  let taken = options.taken === undefined ? null : options.taken;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const _trace = [];
+  const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(UnconsciousHitResult, [points, awake], [], _trace);
+}
+
+// 昏迷中受到伤害: the outcome only (the fields of UNCONSCIOUS_HIT_FIELDS), no trace.
+function unconscious_hit_fast(creature, track, options) {
+  if (track === undefined) track = "dizzy";
+  options = _rt_options(options, ["current", "taken", "capacity_loss", "dice"]);
+  let current = options.current === undefined ? null : options.current;
+  let taken = options.taken === undefined ? null : options.taken;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [points, awake];
+}
+
+// 昏迷中受到伤害: the setup once; the function returned rolls and returns the outcome array.
+function unconscious_hit_prepare(creature, track, options) {
+  if (track === undefined) track = "dizzy";
+  options = _rt_options(options, ["current", "taken", "capacity_loss"]);
+  let current = options.current === undefined ? null : options.current;
+  let taken = options.taken === undefined ? null : options.taken;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
+  const _out = [points, awake];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS.
+function unconscious_hit_odds(creature, track, options) {
+  if (track === undefined) track = "dizzy";
+  options = _rt_options(options, ["current", "taken", "capacity_loss"]);
+  let current = options.current === undefined ? null : options.current;
+  let taken = options.taken === undefined ? null : options.taken;
+  let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+  const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
+  const _odds = new OddsBuilder(UNCONSCIOUS_HIT_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([points, awake], _p);
+  return _odds.build();
+}
+
+function _recover_setup(creature, track, current, check_dice, supernatural, _trace) {
+  track = track instanceof ConditionTrack ? track : get_condition_track(track);
+  if (!(
+    creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
+    && current <= 10000 && Number.isInteger(check_dice) && 0 <= check_dice && check_dice <= 200
+    && typeof supernatural === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
+      ['int', "恢复检定DP", check_dice, 0, 200], ['bool', "超凡来源", supernatural]
+    ]);
+  }
+  return [track];
+}
+
+const RECOVER_FIELDS = Object.freeze(["points", "recovered", "track_id"]);
+// The result of recover (长休息恢复): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class RecoverResult extends Result {}
+RecoverResult.PROCEDURE = "recover";
+RecoverResult.FIELDS = RECOVER_FIELDS;
+
+// 长休息恢复（TR-73）
+function recover(creature, track, current, check_dice, options) {
+  options = _rt_options(options, ["supernatural", "dice"]);
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  const _trace = [];
+  const _setup = _recover_setup(creature, track, current, check_dice, supernatural, _trace);
+  track = _setup[0];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes, points;
+  if (!supernatural) {
+    _successes_roll = _rt_roll_pool(_source, _POOL, check_dice, 0, false, 1000);
+    _rolls.push(_successes_roll);
+    successes = _successes_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("恢复检定", _successes_roll),
+      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+    ));
+  }
+  else {
+    successes = 0;
+  }
+  points = Math.max(0, current - successes);
+  return _rt_result(RecoverResult, [points, current - points, track.id], _rolls, _trace);
+}
+
+function _recover_roll(dice, track, current, check_dice, supernatural) {
+  let successes, points;
+  if (!supernatural) {
+    successes = _rt_pool_successes(dice, check_dice, 10, 8, 10, 1000);
+  }
+  else {
+    successes = 0;
+  }
+  points = Math.max(0, current - successes);
+  return [points, current - points, track.id];
+}
+
+// 长休息恢复: the outcome only (the fields of RECOVER_FIELDS), no trace.
+function recover_fast(creature, track, current, check_dice, options) {
+  options = _rt_options(options, ["supernatural", "dice"]);
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
+  track = _setup[0];
+  const dice = _rt_dice_source(options.dice);
+  return _recover_roll(dice, track, current, check_dice, supernatural);
+}
+
+// 长休息恢复: the setup once; the function returned rolls and returns the outcome array.
+function recover_prepare(creature, track, current, check_dice, options) {
+  options = _rt_options(options, ["supernatural"]);
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
+  track = _setup[0];
+  const _not_supernatural = !supernatural;
+  const _track_id = track.id;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, points;
-    if (!supernatural) {
+    if (_not_supernatural) {
       successes = _rt_pool_successes(dice, check_dice, 10, 8, 10, 1000);
     }
     else {
       successes = 0;
     }
     points = Math.max(0, current - successes);
-    return [points, current - points, track.id];
+    return [points, current - points, _track_id];
   }
+}
 
-  // 长休息恢复: the outcome only (the fields of RECOVER_FIELDS), no trace.
-  function recover_fast(creature, track, current, check_dice, options) {
-    options = _rt_options(options, ["supernatural", "dice"]);
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
-    track = _setup[0];
-    const dice = _rt_dice_source(options.dice);
-    return _recover_roll(dice, track, current, check_dice, supernatural);
+// 长休息恢复: the exact distribution of the fields of RECOVER_FIELDS.
+function recover_odds(creature, track, current, check_dice, options) {
+  options = _rt_options(options, ["supernatural"]);
+  let supernatural = options.supernatural === undefined ? false : options.supernatural;
+  const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
+  track = _setup[0];
+  const _odds = new OddsBuilder(RECOVER_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let successes, points;
+  for (const _successes_item of (!supernatural ? _odds.outcomes(
+    _p, _rt_pool_distribution(check_dice, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    points = Math.max(0, current - successes);
+    _odds.put([points, current - points, track.id], _successes_p);
   }
+  return _odds.build();
+}
 
-  // 长休息恢复: the setup once; the function returned rolls and returns the outcome array.
-  function recover_prepare(creature, track, current, check_dice, options) {
-    options = _rt_options(options, ["supernatural"]);
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
-    track = _setup[0];
-    const _not_supernatural = !supernatural;
-    const _track_id = track.id;
-    return dice => {
-      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes, points;
-      if (_not_supernatural) {
-        successes = _rt_pool_successes(dice, check_dice, 10, 8, 10, 1000);
+function _deal_points_setup(target, track, points, resistance, _trace) {
+  track = track instanceof ConditionTrack ? track : get_condition_track(track);
+  if (!(
+    target instanceof Combatant && track.not_specified === null && Number.isInteger(points) && 0 <= points
+    && points <= 1000 && Number.isInteger(resistance) && 0 <= resistance && resistance <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "目标", target, Combatant], ['entry', "累积槽", track], ['int', "点数", points, 0, 1000],
+      ['int', "抗性", resistance, 0, 1000]
+    ]);
+  }
+  let dealt;
+  dealt = Math.max(0, points - resistance);
+  if (_trace !== null) _trace.push(new TraceStep("note", "受到" + String(dealt) + "点" + track.name + "点数", []));
+  return [track, dealt];
+}
+
+const DEAL_POINTS_FIELDS = Object.freeze(["track_id", "dealt"]);
+// The result of deal_points (施加负面点数): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class DealPointsResult extends Result {}
+DealPointsResult.PROCEDURE = "deal_points";
+DealPointsResult.FIELDS = DEAL_POINTS_FIELDS;
+
+// 施加负面点数（TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70）
+function deal_points(target, track, points, options) {
+  options = _rt_options(options, ["resistance", "dice"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _trace = [];
+  const _setup = _deal_points_setup(target, track, points, resistance, _trace);
+  track = _setup[0];
+  const dealt = _setup[1];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(DealPointsResult, [track.id, dealt], [], _trace);
+}
+
+// 施加负面点数: the outcome only (the fields of DEAL_POINTS_FIELDS), no trace.
+function deal_points_fast(target, track, points, options) {
+  options = _rt_options(options, ["resistance", "dice"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _setup = _deal_points_setup(target, track, points, resistance, null);
+  track = _setup[0];
+  const dealt = _setup[1];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [track.id, dealt];
+}
+
+// 施加负面点数: the setup once; the function returned rolls and returns the outcome array.
+function deal_points_prepare(target, track, points, options) {
+  options = _rt_options(options, ["resistance"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _setup = _deal_points_setup(target, track, points, resistance, null);
+  track = _setup[0];
+  const dealt = _setup[1];
+  const _track_id = track.id;
+  const _out = [_track_id, dealt];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 施加负面点数: the exact distribution of the fields of DEAL_POINTS_FIELDS.
+function deal_points_odds(target, track, points, options) {
+  options = _rt_options(options, ["resistance"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _setup = _deal_points_setup(target, track, points, resistance, null);
+  track = _setup[0];
+  const dealt = _setup[1];
+  const _odds = new OddsBuilder(DEAL_POINTS_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.put([track.id, dealt], _p);
+  return _odds.build();
+}
+
+// Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
+// bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
+const PROCEDURE_INFO = Object.freeze({
+  "attack": {
+    name: "攻击（检定即伤害）",
+    params: [
+      ["attacker", "攻击者", "combatant"], ["defender", "防御者", "combatant"], ["weapon", "武器", "weapons"],
+      ["distance", "距离", "int"], ["bonus", "加值", "int"], ["extra_damage", "额外伤害", "int"],
+      ["part", "部位", "body_parts"], ["left_area", "中途脱离范围", "bool"],
+      ["endurance_penalty", "耐力检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hit", "命中", "bool"], ["successes", "成功数", "int"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "damage_types"], ["severe", "重创", "int"],
+      ["track", "负面点数类型", "condition_tracks"], ["points", "负面点数", "int"], ["limb_damage", "肢体伤害", "int"],
+      ["item_damage", "手持物伤害", "int"], ["from_hiding", "来自隐藏方", "bool"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "firearm": {
+    name: "枪械射击与连射",
+    params: [
+      ["attacker", "射手", "combatant"], ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"],
+      ["shots", "连射数", "int"], ["distance", "距离", "int"], ["bonus", "加值", "int"],
+      ["defender_dodges", "目标闪避", "bool"], ["left_area", "中途脱离范围", "bool"],
+      ["dodge_penalty", "闪避检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hits", "命中数", "int"], ["hit", "命中", "bool"], ["per_hit", "每发伤害", "int"],
+      ["penalty", "命中减值", "int"], ["damage", "伤害", "int"], ["from_hiding", "来自隐藏方", "bool"],
+      ["rounds_spent", "消耗的子弹", "int"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "reload": {
+    name: "更换弹匣", params: [["shooter", "射手", "combatant"], ["weapon", "武器", "weapons"]],
+    positional: ["shooter", "weapon"], fields: [["reloaded", "补充的子弹", "int"]], summary: {hit: null, damage: null}
+  },
+  "fixed_damage": {
+    name: "固定伤害对抗抗性",
+    params: [
+      ["defender", "目标", "combatant"], ["amount", "固定伤害", "int"], ["damage_type", "伤害类型", "damage_types"],
+      ["left_area", "中途脱离范围", "bool"]
+    ],
+    positional: ["defender", "amount", "damage_type"], fields: [["damage", "伤害", "int"], ["absorbed", "吸收", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "charge": {
+    name: "冲撞攻击",
+    params: [
+      ["attacker", "冲撞者", "combatant"], ["defender", "被撞者", "combatant"], ["skill_bonus", "冲撞技艺加值", "int"],
+      ["load_tier", "负重力量档", "int"], ["obstacle_at", "障碍物距离", "int"],
+      ["obstacle_structure", "障碍物结构值", "int"], ["left_area", "中途脱离范围", "bool"],
+      ["resist_strength_penalty", "被撞者力量检定减值", "int"],
+      ["resist_dexterity_penalty", "被撞者敏捷检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
+    ],
+    positional: ["attacker", "defender"],
+    fields: [
+      ["hit", "命中", "bool"], ["damage", "伤害", "int"], ["self_damage", "自身伤害", "int"],
+      ["pushed_meters", "被迫移动", "int"], ["from_hiding", "来自隐藏方", "bool"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "parry": {
+    name: "格挡",
+    params: [
+      ["defender", "格挡者", "combatant"], ["with_weapon", "用武器格挡", "bool"], ["incoming", "来袭伤害", "int"],
+      ["weapon_absorbed", "武器承受的伤害", "int"]
+    ],
+    positional: ["defender"],
+    fields: [["parry_bonus", "格挡加值", "int"], ["seconds", "持续秒数", "int"], ["damage", "所受伤害", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "dodge": {
+    name: "闪避",
+    params: [
+      ["defender", "闪避者", "combatant"], ["incoming", "来袭伤害", "int"], ["applicable", "可以闪避", "bool"],
+      ["dodge_penalty", "闪避检定减值", "int"]
+    ],
+    positional: ["defender", "incoming"], fields: [["damage", "所受伤害", "int"], ["prevented", "减少的伤害", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "take_cover": {
+    name: "躲藏在障碍物后",
+    params: [
+      ["incoming", "来袭伤害", "int"], ["obstacle_takes", "障碍物所受伤害", "int"],
+      ["aim_exposed", "攻击裸露部分", "bool"], ["fully_covered", "完全遮挡", "bool"]
+    ],
+    positional: ["incoming", "obstacle_takes"],
+    fields: [["damage", "所受伤害", "int"], ["through_obstacle", "连同障碍物击破", "bool"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "leave_area": {
+    name: "脱离范围",
+    params: [
+      ["damage", "最终伤害", "int"], ["points", "负面点数", "int"], ["timing", "时机", "leave_timings"],
+      ["blocked", "移动被阻止", "bool"], ["intended_meters", "意图移动距离", "int"]
+    ],
+    positional: [],
+    fields: [["damage", "所受伤害", "int"], ["points", "所受负面点数", "int"], ["defense_penalty", "防御减值", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "can_respond": {
+    name: "应对时机",
+    params: [
+      ["response", "应对动作", "actions"], ["action", "被应对的动作", "actions"],
+      ["readied_seconds", "准备动作时长（秒）", "int"], ["action_off_turn", "被应对的动作在其回合外", "bool"],
+      ["action_readied_seconds", "被应对的准备动作时长（秒）", "int"]
+    ],
+    positional: ["response", "action"], fields: [["allowed", "可以应对", "bool"]], summary: {hit: null, damage: null}
+  },
+  "interrupt": {
+    name: "攻击对抗与反击对抗",
+    params: [
+      ["needs_focus", "对方动作需要专注", "bool"], ["damage", "造成的伤害", "int"], ["points", "造成的负面点数", "int"]
+    ],
+    positional: ["needs_focus"], fields: [["negated", "动作无效", "bool"]], summary: {hit: null, damage: null}
+  },
+  "break_projectile": {
+    name: "击破或阻挡飞行物",
+    params: [
+      ["defender", "防御者", "combatant"], ["projectile", "飞行物", "weapons"], ["check", "攻击检定", "int"],
+      ["structure", "飞行物结构值", "int"]
+    ],
+    positional: ["defender", "projectile", "check"],
+    fields: [["destroyed", "击破", "bool"], ["successes", "成功数", "int"]], summary: {hit: null, damage: null}
+  },
+  "influence": {
+    name: "攻击影响",
+    params: [
+      ["weapon", "武器", "weapons"], ["energy_influence", "能量影响", "int"], ["ability_influence", "能力影响", "int"]
+    ],
+    positional: ["weapon"], fields: [["influence", "攻击影响", "int"]], summary: {hit: null, damage: null}
+  },
+  "conversion": {
+    name: "攻击类型转化",
+    params: [
+      ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["from_called_shot", "来自部位攻击", "bool"],
+      ["dodge_penalty", "闪避检定减值", "int"]
+    ],
+    positional: ["defender", "weapon"],
+    fields: [
+      ["converts", "可以转化", "bool"], ["coverage", "覆盖范围", "int"], ["damage", "伤害", "int"],
+      ["absorbed", "吸收", "int"]
+    ],
+    summary: {hit: null, damage: "damage"}
+  },
+  "initiative_roll": {
+    name: "先攻检定", params: [["character", "角色", "combatant"], ["dice_count", "先攻DP", "int"]],
+    positional: ["character", "dice_count"], fields: [["successes", "成功数", "int"], ["extras", "额外成功数", "int"]],
+    summary: {hit: null, damage: null}
+  },
+  "detect": {
+    name: "侦查与躲藏",
+    params: [
+      ["seeker", "侦查方", "combatant"], ["hider", "躲藏方", "combatant"], ["sense", "感知方式", "senses"],
+      ["size_bonus", "小体型加值", "int"], ["exposure_bonus", "裸露部分加值", "int"],
+      ["fully_hidden", "完全被遮蔽", "bool"], ["speed_halvings", "降速倍数", "int"],
+      ["avoids_medium", "避开感知媒介", "bool"], ["supernatural", "超凡能力", "bool"],
+      ["revealed_bonus", "受袭后加值次数", "int"], ["seek_penalty", "侦查检定减值", "int"],
+      ["hide_penalty", "躲藏检定减值", "int"]
+    ],
+    positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"], ["unnoticed", "未发现", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "surprise": {
+    name: "被突袭", params: [["target", "被突袭者", "combatant"]], positional: ["target"],
+    fields: [["surprised", "被突袭", "bool"]], summary: {hit: null, damage: null}
+  },
+  "surprise_round": {
+    name: "突袭轮", params: [["character", "角色", "combatant"]], positional: ["character"],
+    fields: [["joined", "加入突袭轮", "bool"]], summary: {hit: null, damage: null}
+  },
+  "end_surprise": {
+    name: "突袭轮结束",
+    params: [["character", "使突袭轮结束的角色", "combatant"], ["hidden_action", "隐藏者做出能被意识到的行为", "bool"]],
+    positional: ["character"],
+    fields: [["ended", "突袭轮结束", "bool"], ["frees_surprised", "被突袭者的定身结束", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "concentrate": {
+    name: "开始专注动作", params: [["character", "角色", "combatant"]], positional: ["character"],
+    fields: [["started", "开始专注", "bool"]], summary: {hit: null, damage: null}
+  },
+  "chaos_check": {
+    name: "混乱刻度下的周期检定",
+    params: [["character", "角色", "combatant"], ["skill", "技艺", "int"], ["penalty", "检定减值", "int"]],
+    positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}
+  },
+  "will_check": {
+    name: "意志检定",
+    params: [["character", "角色", "combatant"], ["skill", "技艺", "int"], ["penalty", "检定减值", "int"]],
+    positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}
+  },
+  "add_points": {
+    name: "累积负面点数",
+    params: [
+      ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
+      ["gained", "获得点数", "int"], ["capacity_loss", "累积槽降低", "int"]
+    ],
+    positional: ["creature", "track"],
+    fields: [
+      ["points", "点数", "int"], ["capacity", "累积槽", "int"], ["debuff", "减益", "int"],
+      ["state", "负面状态", "states"], ["fear", "恐惧点数", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "miss_long_rest": {
+    name: "缺少长休息",
+    params: [
+      ["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"],
+      ["track", "累积槽", "condition_tracks"]
+    ],
+    positional: ["creature"],
+    fields: [
+      ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
+      ["debuff", "减益", "int"], ["track_id", "累积槽编号", "condition_tracks"], ["lowered", "本次降低", "int"],
+      ["gained", "本次增加点数", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "enhanced_long_rest": {
+    name: "加强长休息恢复",
+    params: [
+      ["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"],
+      ["rest_hours", "长休息时间（小时）", "int"], ["track", "累积槽", "condition_tracks"]
+    ],
+    positional: ["creature"],
+    fields: [
+      ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
+      ["recovered", "恢复点数", "int"], ["track_id", "累积槽编号", "condition_tracks"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "unconscious_hit": {
+    name: "昏迷中受到伤害",
+    params: [
+      ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
+      ["taken", "受到的伤害或剧痛点数", "int"], ["capacity_loss", "累积槽降低", "int"]
+    ],
+    positional: ["creature", "track"], fields: [["points", "点数", "int"], ["awake", "醒来", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "recover": {
+    name: "长休息恢复",
+    params: [
+      ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
+      ["check_dice", "恢复检定DP", "int"], ["supernatural", "超凡来源", "bool"]
+    ],
+    positional: ["creature", "track", "current", "check_dice"],
+    fields: [["points", "点数", "int"], ["recovered", "恢复", "int"], ["track_id", "累积槽编号", "condition_tracks"]],
+    summary: {hit: null, damage: null}
+  },
+  "deal_points": {
+    name: "施加负面点数",
+    params: [
+      ["target", "目标", "combatant"], ["track", "累积槽", "condition_tracks"], ["points", "点数", "int"],
+      ["resistance", "抗性", "int"]
+    ],
+    positional: ["target", "track", "points"],
+    fields: [["track_id", "累积槽", "condition_tracks"], ["dealt", "受到点数", "int"]],
+    summary: {hit: null, damage: null}
+  },
+});
+
+// ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
+const FIGHT_RULES = _rt_fight_rules({
+  combatant: Combatant, stat_count: 38,
+  stats: [
+    ["strength", ["力量", 0, 30]], ["dexterity", ["敏捷", 0, 30]], ["endurance", ["耐力", 0, 30]],
+    ["intelligence", ["智力", 0, 30]], ["perception", ["感知", 0, 30]], ["will", ["意志", 0, 30]],
+    ["fighting", ["格斗", 0, 30]], ["weapon_skill", ["武器", 0, 30]], ["throwing", ["投掷", 0, 30]],
+    ["archery", ["弓箭", 0, 30]], ["firearms", ["枪械", 0, 30]], ["energy", ["能量技艺", 0, 30]],
+    ["athletics", ["运动", 0, 30]], ["dodge", ["闪避", 0, 30]], ["detect", ["侦查", 0, 30]], ["hide", ["躲藏", 0, 30]],
+    ["basic_defense", ["基础防御", 0, 60]], ["dodge_defense", ["闪避防御", 0, 60]],
+    ["parry_defense", ["格挡防御", 0, 60]], ["mental_defense", ["精神防御", 0, 60]],
+    ["resistance", ["生理抗性", 0, 60]], ["mental_resistance", ["精神抗性", 0, 60]],
+    ["damage_reduction", ["伤害减免", 0, 60]], ["absorption", ["伤害吸收", 0, 60]], ["max_hp", ["生命值上限", 0, 1000]],
+    ["max_focus", ["集中力上限", 0, 100]], ["move_speed", ["移动速度", 0, 1000]], ["size", ["体型", (-10), 30]],
+    ["eye_hp", ["眼部生命槽", 0, 100]], ["ear_hp", ["耳部生命槽", 0, 100]], ["mental_key", ["精神感知关键属性", 0, 30]],
+    ["chaos", ["混乱刻度", 0, 100]], ["extra_successes", ["额外检定成功数", 0, 50]], ["influence", ["影响", 0, 100]],
+    ["loaded_rounds", ["弹匣中的子弹", 0, 500]]
+  ],
+  counters: [["damage", "所受伤害"]],
+  tracks: [
+    ["dazzle", "目眩"], ["tinnitus", "耳鸣"], ["mental_seal", "精神封闭点数"], ["mental_bind", "精神束缚"],
+    ["paralysis", "麻痹"], ["entangle", "纠缠"], ["drowsy", "困倦"], ["dizzy", "眩晕"], ["pain", "剧痛"],
+    ["nausea", "恶心"], ["fatigue", "疲乏"], ["deformation", "变形"], ["freezing", "冻结"], ["madness", "疯狂"]
+  ],
+  accumulate: [add_points_fast, ["creature", "track"]], state_index: 3, debuff_index: 2,
+  state_names: [
+    ["blind", "目盲"], ["deaf", "耳聋"], ["sealed", "精神封闭"], ["awed", "震慑"], ["immobilized", "定身"],
+    ["unconscious", "昏迷"], ["helpless", "无助"], ["exhausted", "力竭"], ["reified", "物化"], ["berserk", "失控"]
+  ],
+  state_stats: [
+    ["blind", ["basic_defense", "dodge_defense"]], ["deaf", ["basic_defense", "dodge_defense"]],
+    ["sealed", ["basic_defense", "dodge_defense"]], ["immobilized", ["basic_defense", "dodge_defense"]],
+    ["unconscious", ["basic_defense", "dodge_defense", "mental_defense"]],
+    ["helpless", ["basic_defense", "dodge_defense", "parry_defense", "mental_defense"]]
+  ],
+  relations: [],
+  actions: [
+    [
+      "attack",
+      {
+        name: "攻击（检定即伤害）", call: attack, positional: ["attacker", "defender", "weapon"],
+        roles: ["attacker", "defender"],
+        effects: [
+          ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
+          ["counter", "defender", "damage", "damage", 1, "", "", ""],
+          ["track", "defender", "track", "points", 1, "", "", ""]
+        ],
+        odds: attack_odds,
+        params: [
+          ["weapon", "武器"], ["distance", "距离"], ["bonus", "加值"], ["extra_damage", "额外伤害"], ["part", "部位"],
+          ["left_area", "中途脱离范围"], ["endurance_penalty", "耐力检定减值"], ["from_hiding", "来自隐藏方"]
+        ],
+        action: "standard", nature: "physical", subject: 0,
+        checks: [["endurance", "defender", "endurance_penalty", 1000, []]], required: ["weapon"]
       }
-      else {
-        successes = 0;
+    ],
+    [
+      "firearm",
+      {
+        name: "枪械射击与连射", call: firearm, positional: ["attacker", "defender", "weapon"],
+        roles: ["attacker", "defender"],
+        effects: [
+          ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
+          ["counter", "defender", "damage", "damage", 1, "", "", ""],
+          ["resource", "attacker", "magazine", "rounds_spent", (-1), "", "", ""]
+        ],
+        odds: firearm_odds,
+        params: [
+          ["weapon", "武器"], ["shots", "连射数"], ["distance", "距离"], ["bonus", "加值"],
+          ["defender_dodges", "目标闪避"], ["left_area", "中途脱离范围"], ["dodge_penalty", "闪避检定减值"],
+          ["from_hiding", "来自隐藏方"]
+        ],
+        action: "standard", nature: "physical", subject: 0,
+        checks: [["dexterity", "defender", "dodge_penalty", 1000, [["defender_dodges", [true], false]]]],
+        required: ["weapon"]
       }
-      points = Math.max(0, current - successes);
-      return [points, current - points, _track_id];
-    }
-  }
-
-  // 长休息恢复: the exact distribution of the fields of RECOVER_FIELDS.
-  function recover_odds(creature, track, current, check_dice, options) {
-    options = _rt_options(options, ["supernatural"]);
-    let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
-    track = _setup[0];
-    const _odds = new OddsBuilder(RECOVER_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    let successes, points;
-    for (const _successes_item of (!supernatural ? _odds.outcomes(
-      _p, _rt_pool_distribution(check_dice, 10, 8, 10)
-    ) : _rt_ZERO_ITEMS)) {
-      successes = _successes_item[0];
-      const _successes_p = _p * _successes_item[1];
-      points = Math.max(0, current - successes);
-      _odds.put([points, current - points, track.id], _successes_p);
-    }
-    return _odds.build();
-  }
-
-  function _deal_points_setup(target, track, points, resistance, _trace) {
-    track = track instanceof ConditionTrack ? track : get_condition_track(track);
-    if (!(
-      target instanceof Combatant && track.not_specified === null && Number.isInteger(points) && 0 <= points
-      && points <= 1000 && Number.isInteger(resistance) && 0 <= resistance && resistance <= 1000
-    )) {
-      _rt_check_inputs([
-        ['type', "目标", target, Combatant], ['entry', "累积槽", track], ['int', "点数", points, 0, 1000],
-        ['int', "抗性", resistance, 0, 1000]
-      ]);
-    }
-    let dealt;
-    dealt = Math.max(0, points - resistance);
-    if (_trace !== null) _trace.push(new TraceStep("note", "受到" + String(dealt) + "点" + track.name + "点数", []));
-    return [track, dealt];
-  }
-
-  const DEAL_POINTS_FIELDS = Object.freeze(["track_id", "dealt"]);
-  // The result of deal_points (施加负面点数): its outcome fields, rolls and trace; outcome(), text(), toDict().
-  class DealPointsResult extends Result {}
-  DealPointsResult.PROCEDURE = "deal_points";
-  DealPointsResult.FIELDS = DEAL_POINTS_FIELDS;
-
-  // 施加负面点数（TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70）
-  function deal_points(target, track, points, options) {
-    options = _rt_options(options, ["resistance", "dice"]);
-    let resistance = options.resistance === undefined ? 0 : options.resistance;
-    const _trace = [];
-    const _setup = _deal_points_setup(target, track, points, resistance, _trace);
-    track = _setup[0];
-    const dealt = _setup[1];
-    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(DealPointsResult, [track.id, dealt], [], _trace);
-  }
-
-  // 施加负面点数: the outcome only (the fields of DEAL_POINTS_FIELDS), no trace.
-  function deal_points_fast(target, track, points, options) {
-    options = _rt_options(options, ["resistance", "dice"]);
-    let resistance = options.resistance === undefined ? 0 : options.resistance;
-    const _setup = _deal_points_setup(target, track, points, resistance, null);
-    track = _setup[0];
-    const dealt = _setup[1];
-    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [track.id, dealt];
-  }
-
-  // 施加负面点数: the setup once; the function returned rolls and returns the outcome array.
-  function deal_points_prepare(target, track, points, options) {
-    options = _rt_options(options, ["resistance"]);
-    let resistance = options.resistance === undefined ? 0 : options.resistance;
-    const _setup = _deal_points_setup(target, track, points, resistance, null);
-    track = _setup[0];
-    const dealt = _setup[1];
-    const _track_id = track.id;
-    const _out = [_track_id, dealt];
-    return dice => { _rt_dice_source(dice); return _out.slice(); };
-  }
-
-  // 施加负面点数: the exact distribution of the fields of DEAL_POINTS_FIELDS.
-  function deal_points_odds(target, track, points, options) {
-    options = _rt_options(options, ["resistance"]);
-    let resistance = options.resistance === undefined ? 0 : options.resistance;
-    const _setup = _deal_points_setup(target, track, points, resistance, null);
-    track = _setup[0];
-    const dealt = _setup[1];
-    const _odds = new OddsBuilder(DEAL_POINTS_FIELDS, null, null, 200000);
-    const _p = 1.0;
-    _odds.put([track.id, dealt], _p);
-    return _odds.build();
-  }
-
-  // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
-  // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
-  const PROCEDURE_INFO = Object.freeze({
-    "attack": {
-      name: "攻击（检定即伤害）",
-      params: [
-        ["attacker", "攻击者", "combatant"], ["defender", "防御者", "combatant"], ["weapon", "武器", "weapons"],
-        ["distance", "距离", "int"], ["bonus", "加值", "int"], ["extra_damage", "额外伤害", "int"],
-        ["part", "部位", "body_parts"], ["left_area", "中途脱离范围", "bool"],
-        ["endurance_penalty", "耐力检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["hit", "命中", "bool"], ["successes", "成功数", "int"], ["damage", "伤害", "int"],
-        ["damage_type", "伤害类型", "damage_types"], ["severe", "重创", "int"],
-        ["track", "负面点数类型", "condition_tracks"], ["points", "负面点数", "int"], ["limb_damage", "肢体伤害", "int"],
-        ["item_damage", "手持物伤害", "int"], ["from_hiding", "来自隐藏方", "bool"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "firearm": {
-      name: "枪械射击与连射",
-      params: [
-        ["attacker", "射手", "combatant"], ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"],
-        ["shots", "连射数", "int"], ["distance", "距离", "int"], ["bonus", "加值", "int"],
-        ["defender_dodges", "目标闪避", "bool"], ["left_area", "中途脱离范围", "bool"],
-        ["dodge_penalty", "闪避检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
-      ],
-      positional: ["attacker", "defender", "weapon"],
-      fields: [
-        ["hits", "命中数", "int"], ["hit", "命中", "bool"], ["per_hit", "每发伤害", "int"],
-        ["penalty", "命中减值", "int"], ["damage", "伤害", "int"], ["from_hiding", "来自隐藏方", "bool"],
-        ["rounds_spent", "消耗的子弹", "int"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "reload": {
-      name: "更换弹匣", params: [["shooter", "射手", "combatant"], ["weapon", "武器", "weapons"]],
-      positional: ["shooter", "weapon"], fields: [["reloaded", "补充的子弹", "int"]], summary: {hit: null, damage: null}
-    },
-    "fixed_damage": {
-      name: "固定伤害对抗抗性",
-      params: [
-        ["defender", "目标", "combatant"], ["amount", "固定伤害", "int"], ["damage_type", "伤害类型", "damage_types"],
-        ["left_area", "中途脱离范围", "bool"]
-      ],
-      positional: ["defender", "amount", "damage_type"], fields: [["damage", "伤害", "int"], ["absorbed", "吸收", "int"]],
-      summary: {hit: null, damage: "damage"}
-    },
-    "charge": {
-      name: "冲撞攻击",
-      params: [
-        ["attacker", "冲撞者", "combatant"], ["defender", "被撞者", "combatant"], ["skill_bonus", "冲撞技艺加值", "int"],
-        ["load_tier", "负重力量档", "int"], ["obstacle_at", "障碍物距离", "int"],
-        ["obstacle_structure", "障碍物结构值", "int"], ["left_area", "中途脱离范围", "bool"],
-        ["resist_strength_penalty", "被撞者力量检定减值", "int"],
-        ["resist_dexterity_penalty", "被撞者敏捷检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
-      ],
-      positional: ["attacker", "defender"],
-      fields: [
-        ["hit", "命中", "bool"], ["damage", "伤害", "int"], ["self_damage", "自身伤害", "int"],
-        ["pushed_meters", "被迫移动", "int"], ["from_hiding", "来自隐藏方", "bool"]
-      ],
-      summary: {hit: "hit", damage: "damage"}
-    },
-    "parry": {
-      name: "格挡",
-      params: [
-        ["defender", "格挡者", "combatant"], ["with_weapon", "用武器格挡", "bool"], ["incoming", "来袭伤害", "int"],
-        ["weapon_absorbed", "武器承受的伤害", "int"]
-      ],
-      positional: ["defender"],
-      fields: [["parry_bonus", "格挡加值", "int"], ["seconds", "持续秒数", "int"], ["damage", "所受伤害", "int"]],
-      summary: {hit: null, damage: "damage"}
-    },
-    "dodge": {
-      name: "闪避",
-      params: [
-        ["defender", "闪避者", "combatant"], ["incoming", "来袭伤害", "int"], ["applicable", "可以闪避", "bool"],
-        ["dodge_penalty", "闪避检定减值", "int"]
-      ],
-      positional: ["defender", "incoming"], fields: [["damage", "所受伤害", "int"], ["prevented", "减少的伤害", "int"]],
-      summary: {hit: null, damage: "damage"}
-    },
-    "take_cover": {
-      name: "躲藏在障碍物后",
-      params: [
-        ["incoming", "来袭伤害", "int"], ["obstacle_takes", "障碍物所受伤害", "int"],
-        ["aim_exposed", "攻击裸露部分", "bool"], ["fully_covered", "完全遮挡", "bool"]
-      ],
-      positional: ["incoming", "obstacle_takes"],
-      fields: [["damage", "所受伤害", "int"], ["through_obstacle", "连同障碍物击破", "bool"]],
-      summary: {hit: null, damage: "damage"}
-    },
-    "leave_area": {
-      name: "脱离范围",
-      params: [
-        ["damage", "最终伤害", "int"], ["points", "负面点数", "int"], ["timing", "时机", "leave_timings"],
-        ["blocked", "移动被阻止", "bool"], ["intended_meters", "意图移动距离", "int"]
-      ],
-      positional: [],
-      fields: [["damage", "所受伤害", "int"], ["points", "所受负面点数", "int"], ["defense_penalty", "防御减值", "int"]],
-      summary: {hit: null, damage: "damage"}
-    },
-    "can_respond": {
-      name: "应对时机",
-      params: [
-        ["response", "应对动作", "actions"], ["action", "被应对的动作", "actions"],
-        ["readied_seconds", "准备动作时长（秒）", "int"], ["action_off_turn", "被应对的动作在其回合外", "bool"],
-        ["action_readied_seconds", "被应对的准备动作时长（秒）", "int"]
-      ],
-      positional: ["response", "action"], fields: [["allowed", "可以应对", "bool"]], summary: {hit: null, damage: null}
-    },
-    "interrupt": {
-      name: "攻击对抗与反击对抗",
-      params: [
-        ["needs_focus", "对方动作需要专注", "bool"], ["damage", "造成的伤害", "int"], ["points", "造成的负面点数", "int"]
-      ],
-      positional: ["needs_focus"], fields: [["negated", "动作无效", "bool"]], summary: {hit: null, damage: null}
-    },
-    "break_projectile": {
-      name: "击破或阻挡飞行物",
-      params: [
-        ["defender", "防御者", "combatant"], ["projectile", "飞行物", "weapons"], ["check", "攻击检定", "int"],
-        ["structure", "飞行物结构值", "int"]
-      ],
-      positional: ["defender", "projectile", "check"],
-      fields: [["destroyed", "击破", "bool"], ["successes", "成功数", "int"]], summary: {hit: null, damage: null}
-    },
-    "influence": {
-      name: "攻击影响",
-      params: [
-        ["weapon", "武器", "weapons"], ["energy_influence", "能量影响", "int"], ["ability_influence", "能力影响", "int"]
-      ],
-      positional: ["weapon"], fields: [["influence", "攻击影响", "int"]], summary: {hit: null, damage: null}
-    },
-    "conversion": {
-      name: "攻击类型转化",
-      params: [
-        ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["from_called_shot", "来自部位攻击", "bool"],
-        ["dodge_penalty", "闪避检定减值", "int"]
-      ],
-      positional: ["defender", "weapon"],
-      fields: [
-        ["converts", "可以转化", "bool"], ["coverage", "覆盖范围", "int"], ["damage", "伤害", "int"],
-        ["absorbed", "吸收", "int"]
-      ],
-      summary: {hit: null, damage: "damage"}
-    },
-    "initiative_roll": {
-      name: "先攻检定", params: [["character", "角色", "combatant"], ["dice_count", "先攻DP", "int"]],
-      positional: ["character", "dice_count"], fields: [["successes", "成功数", "int"], ["extras", "额外成功数", "int"]],
-      summary: {hit: null, damage: null}
-    },
-    "detect": {
-      name: "侦查与躲藏",
-      params: [
-        ["seeker", "侦查方", "combatant"], ["hider", "躲藏方", "combatant"], ["sense", "感知方式", "senses"],
-        ["size_bonus", "小体型加值", "int"], ["exposure_bonus", "裸露部分加值", "int"],
-        ["fully_hidden", "完全被遮蔽", "bool"], ["speed_halvings", "降速倍数", "int"],
-        ["avoids_medium", "避开感知媒介", "bool"], ["supernatural", "超凡能力", "bool"],
-        ["revealed_bonus", "受袭后加值次数", "int"], ["seek_penalty", "侦查检定减值", "int"],
-        ["hide_penalty", "躲藏检定减值", "int"]
-      ],
-      positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"], ["unnoticed", "未发现", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "surprise": {
-      name: "被突袭", params: [["target", "被突袭者", "combatant"]], positional: ["target"],
-      fields: [["surprised", "被突袭", "bool"]], summary: {hit: null, damage: null}
-    },
-    "surprise_round": {
-      name: "突袭轮", params: [["character", "角色", "combatant"]], positional: ["character"],
-      fields: [["joined", "加入突袭轮", "bool"]], summary: {hit: null, damage: null}
-    },
-    "end_surprise": {
-      name: "突袭轮结束",
-      params: [["character", "使突袭轮结束的角色", "combatant"], ["hidden_action", "隐藏者做出能被意识到的行为", "bool"]],
-      positional: ["character"],
-      fields: [["ended", "突袭轮结束", "bool"], ["frees_surprised", "被突袭者的定身结束", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "concentrate": {
-      name: "开始专注动作", params: [["character", "角色", "combatant"]], positional: ["character"],
-      fields: [["started", "开始专注", "bool"]], summary: {hit: null, damage: null}
-    },
-    "chaos_check": {
-      name: "混乱刻度下的周期检定",
-      params: [["character", "角色", "combatant"], ["skill", "技艺", "int"], ["penalty", "检定减值", "int"]],
-      positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}
-    },
-    "will_check": {
-      name: "意志检定",
-      params: [["character", "角色", "combatant"], ["skill", "技艺", "int"], ["penalty", "检定减值", "int"]],
-      positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}
-    },
-    "add_points": {
-      name: "累积负面点数",
-      params: [
-        ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
-        ["gained", "获得点数", "int"], ["capacity_loss", "累积槽降低", "int"]
-      ],
-      positional: ["creature", "track"],
-      fields: [
-        ["points", "点数", "int"], ["capacity", "累积槽", "int"], ["debuff", "减益", "int"],
-        ["state", "负面状态", "states"], ["fear", "恐惧点数", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "miss_long_rest": {
-      name: "缺少长休息",
-      params: [
-        ["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"],
-        ["track", "累积槽", "condition_tracks"]
-      ],
-      positional: ["creature"],
-      fields: [
-        ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
-        ["debuff", "减益", "int"], ["track_id", "累积槽编号", "condition_tracks"], ["lowered", "本次降低", "int"],
-        ["gained", "本次增加点数", "int"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "enhanced_long_rest": {
-      name: "加强长休息恢复",
-      params: [
-        ["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"],
-        ["rest_hours", "长休息时间（小时）", "int"], ["track", "累积槽", "condition_tracks"]
-      ],
-      positional: ["creature"],
-      fields: [
-        ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
-        ["recovered", "恢复点数", "int"], ["track_id", "累积槽编号", "condition_tracks"]
-      ],
-      summary: {hit: null, damage: null}
-    },
-    "unconscious_hit": {
-      name: "昏迷中受到伤害",
-      params: [
-        ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
-        ["taken", "受到的伤害或剧痛点数", "int"], ["capacity_loss", "累积槽降低", "int"]
-      ],
-      positional: ["creature", "track"], fields: [["points", "点数", "int"], ["awake", "醒来", "bool"]],
-      summary: {hit: null, damage: null}
-    },
-    "recover": {
-      name: "长休息恢复",
-      params: [
-        ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
-        ["check_dice", "恢复检定DP", "int"], ["supernatural", "超凡来源", "bool"]
-      ],
-      positional: ["creature", "track", "current", "check_dice"],
-      fields: [["points", "点数", "int"], ["recovered", "恢复", "int"], ["track_id", "累积槽编号", "condition_tracks"]],
-      summary: {hit: null, damage: null}
-    },
-    "deal_points": {
-      name: "施加负面点数",
-      params: [
-        ["target", "目标", "combatant"], ["track", "累积槽", "condition_tracks"], ["points", "点数", "int"],
-        ["resistance", "抗性", "int"]
-      ],
-      positional: ["target", "track", "points"],
-      fields: [["track_id", "累积槽", "condition_tracks"], ["dealt", "受到点数", "int"]],
-      summary: {hit: null, damage: null}
-    },
-  });
-
-  // ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
-  const FIGHT_RULES = _rt_fight_rules({
-    combatant: Combatant, stat_count: 38,
-    stats: [
-      ["strength", ["力量", 0, 30]], ["dexterity", ["敏捷", 0, 30]], ["endurance", ["耐力", 0, 30]],
-      ["intelligence", ["智力", 0, 30]], ["perception", ["感知", 0, 30]], ["will", ["意志", 0, 30]],
-      ["fighting", ["格斗", 0, 30]], ["weapon_skill", ["武器", 0, 30]], ["throwing", ["投掷", 0, 30]],
-      ["archery", ["弓箭", 0, 30]], ["firearms", ["枪械", 0, 30]], ["energy", ["能量技艺", 0, 30]],
-      ["athletics", ["运动", 0, 30]], ["dodge", ["闪避", 0, 30]], ["detect", ["侦查", 0, 30]], ["hide", ["躲藏", 0, 30]],
-      ["basic_defense", ["基础防御", 0, 60]], ["dodge_defense", ["闪避防御", 0, 60]],
-      ["parry_defense", ["格挡防御", 0, 60]], ["mental_defense", ["精神防御", 0, 60]],
-      ["resistance", ["生理抗性", 0, 60]], ["mental_resistance", ["精神抗性", 0, 60]],
-      ["damage_reduction", ["伤害减免", 0, 60]], ["absorption", ["伤害吸收", 0, 60]], ["max_hp", ["生命值上限", 0, 1000]],
-      ["max_focus", ["集中力上限", 0, 100]], ["move_speed", ["移动速度", 0, 1000]], ["size", ["体型", (-10), 30]],
-      ["eye_hp", ["眼部生命槽", 0, 100]], ["ear_hp", ["耳部生命槽", 0, 100]], ["mental_key", ["精神感知关键属性", 0, 30]],
-      ["chaos", ["混乱刻度", 0, 100]], ["extra_successes", ["额外检定成功数", 0, 50]], ["influence", ["影响", 0, 100]],
-      ["loaded_rounds", ["弹匣中的子弹", 0, 500]]
     ],
-    counters: [["damage", "所受伤害"]],
-    tracks: [
-      ["dazzle", "目眩"], ["tinnitus", "耳鸣"], ["mental_seal", "精神封闭点数"], ["mental_bind", "精神束缚"],
-      ["paralysis", "麻痹"], ["entangle", "纠缠"], ["drowsy", "困倦"], ["dizzy", "眩晕"], ["pain", "剧痛"],
-      ["nausea", "恶心"], ["fatigue", "疲乏"], ["deformation", "变形"], ["freezing", "冻结"], ["madness", "疯狂"]
+    [
+      "reload",
+      {
+        name: "更换弹匣", call: reload, positional: ["shooter", "weapon"], roles: ["shooter"],
+        effects: [["resource", "shooter", "magazine", "reloaded", 1, "", "", ""]], odds: reload_odds,
+        params: [["weapon", "武器"]], action: "", nature: "", subject: 0, checks: [], required: ["weapon"]
+      }
     ],
-    accumulate: [add_points_fast, ["creature", "track"]], state_index: 3, debuff_index: 2,
-    state_names: [
-      ["blind", "目盲"], ["deaf", "耳聋"], ["sealed", "精神封闭"], ["awed", "震慑"], ["immobilized", "定身"],
-      ["unconscious", "昏迷"], ["helpless", "无助"], ["exhausted", "力竭"], ["reified", "物化"], ["berserk", "失控"]
+    [
+      "fixed_damage",
+      {
+        name: "固定伤害对抗抗性", call: fixed_damage, positional: ["defender", "amount", "damage_type"],
+        roles: ["defender"], effects: [["counter", "defender", "damage", "damage", 1, "", "", ""]],
+        odds: fixed_damage_odds,
+        params: [["amount", "固定伤害"], ["damage_type", "伤害类型"], ["left_area", "中途脱离范围"]], action: "",
+        nature: "", subject: 0, checks: [], required: ["amount"]
+      }
     ],
-    state_stats: [
-      ["blind", ["basic_defense", "dodge_defense"]], ["deaf", ["basic_defense", "dodge_defense"]],
-      ["sealed", ["basic_defense", "dodge_defense"]], ["immobilized", ["basic_defense", "dodge_defense"]],
-      ["unconscious", ["basic_defense", "dodge_defense", "mental_defense"]],
-      ["helpless", ["basic_defense", "dodge_defense", "parry_defense", "mental_defense"]]
+    [
+      "charge",
+      {
+        name: "冲撞攻击", call: charge, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+        effects: [
+          ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
+          ["counter", "defender", "damage", "damage", 1, "", "", ""],
+          ["counter", "attacker", "damage", "self_damage", 1, "", "", ""]
+        ],
+        odds: charge_odds,
+        params: [
+          ["skill_bonus", "冲撞技艺加值"], ["load_tier", "负重力量档"], ["obstacle_at", "障碍物距离"],
+          ["obstacle_structure", "障碍物结构值"], ["left_area", "中途脱离范围"],
+          ["resist_strength_penalty", "被撞者力量检定减值"], ["resist_dexterity_penalty", "被撞者敏捷检定减值"],
+          ["from_hiding", "来自隐藏方"]
+        ],
+        action: "standard", nature: "physical", subject: 0,
+        checks: [
+          ["strength", "defender", "resist_strength_penalty", 1000, []],
+          ["dexterity", "defender", "resist_dexterity_penalty", 1000, []]
+        ],
+        required: []
+      }
     ],
-    relations: [],
-    actions: [
-      [
-        "attack",
-        {
-          name: "攻击（检定即伤害）", call: attack, positional: ["attacker", "defender", "weapon"],
-          roles: ["attacker", "defender"],
-          effects: [
-            ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
-            ["counter", "defender", "damage", "damage", 1, "", "", ""],
-            ["track", "defender", "track", "points", 1, "", "", ""]
-          ],
-          odds: attack_odds,
-          params: [
-            ["weapon", "武器"], ["distance", "距离"], ["bonus", "加值"], ["extra_damage", "额外伤害"], ["part", "部位"],
-            ["left_area", "中途脱离范围"], ["endurance_penalty", "耐力检定减值"], ["from_hiding", "来自隐藏方"]
-          ],
-          action: "standard", nature: "physical", subject: 0,
-          checks: [["endurance", "defender", "endurance_penalty", 1000, []]], required: ["weapon"]
-        }
-      ],
-      [
-        "firearm",
-        {
-          name: "枪械射击与连射", call: firearm, positional: ["attacker", "defender", "weapon"],
-          roles: ["attacker", "defender"],
-          effects: [
-            ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
-            ["counter", "defender", "damage", "damage", 1, "", "", ""],
-            ["resource", "attacker", "magazine", "rounds_spent", (-1), "", "", ""]
-          ],
-          odds: firearm_odds,
-          params: [
-            ["weapon", "武器"], ["shots", "连射数"], ["distance", "距离"], ["bonus", "加值"],
-            ["defender_dodges", "目标闪避"], ["left_area", "中途脱离范围"], ["dodge_penalty", "闪避检定减值"],
-            ["from_hiding", "来自隐藏方"]
-          ],
-          action: "standard", nature: "physical", subject: 0,
-          checks: [["dexterity", "defender", "dodge_penalty", 1000, [["defender_dodges", [true], false]]]],
-          required: ["weapon"]
-        }
-      ],
-      [
-        "reload",
-        {
-          name: "更换弹匣", call: reload, positional: ["shooter", "weapon"], roles: ["shooter"],
-          effects: [["resource", "shooter", "magazine", "reloaded", 1, "", "", ""]], odds: reload_odds,
-          params: [["weapon", "武器"]], action: "", nature: "", subject: 0, checks: [], required: ["weapon"]
-        }
-      ],
-      [
-        "fixed_damage",
-        {
-          name: "固定伤害对抗抗性", call: fixed_damage, positional: ["defender", "amount", "damage_type"],
-          roles: ["defender"], effects: [["counter", "defender", "damage", "damage", 1, "", "", ""]],
-          odds: fixed_damage_odds,
-          params: [["amount", "固定伤害"], ["damage_type", "伤害类型"], ["left_area", "中途脱离范围"]], action: "",
-          nature: "", subject: 0, checks: [], required: ["amount"]
-        }
-      ],
-      [
-        "charge",
-        {
-          name: "冲撞攻击", call: charge, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [
-            ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
-            ["counter", "defender", "damage", "damage", 1, "", "", ""],
-            ["counter", "attacker", "damage", "self_damage", 1, "", "", ""]
-          ],
-          odds: charge_odds,
-          params: [
-            ["skill_bonus", "冲撞技艺加值"], ["load_tier", "负重力量档"], ["obstacle_at", "障碍物距离"],
-            ["obstacle_structure", "障碍物结构值"], ["left_area", "中途脱离范围"],
-            ["resist_strength_penalty", "被撞者力量检定减值"], ["resist_dexterity_penalty", "被撞者敏捷检定减值"],
-            ["from_hiding", "来自隐藏方"]
-          ],
-          action: "standard", nature: "physical", subject: 0,
-          checks: [
-            ["strength", "defender", "resist_strength_penalty", 1000, []],
-            ["dexterity", "defender", "resist_dexterity_penalty", 1000, []]
-          ],
-          required: []
-        }
-      ],
-      [
-        "parry",
-        {
-          name: "格挡", call: parry, positional: ["defender"], roles: ["defender"],
-          effects: [["condition", "defender", "parrying", "parry_bonus", 1, "", "", ""]], odds: parry_odds,
-          params: [["with_weapon", "用武器格挡"], ["incoming", "来袭伤害"], ["weapon_absorbed", "武器承受的伤害"]],
-          action: "move", nature: "physical", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "dodge",
-        {
-          name: "闪避", call: dodge, positional: ["defender", "incoming"], roles: ["defender"], effects: [],
-          odds: dodge_odds,
-          params: [["incoming", "来袭伤害"], ["applicable", "可以闪避"], ["dodge_penalty", "闪避检定减值"]],
-          action: "reflex", nature: "physical", subject: 0,
-          checks: [["dexterity", "defender", "dodge_penalty", 1000, []]], required: ["incoming"]
-        }
-      ],
-      [
-        "break_projectile",
-        {
-          name: "击破或阻挡飞行物", call: break_projectile, positional: ["defender", "projectile", "check"],
-          roles: ["defender"], effects: [], odds: break_projectile_odds,
-          params: [["projectile", "飞行物"], ["check", "攻击检定"], ["structure", "飞行物结构值"]], action: "",
-          nature: "", subject: 0, checks: [], required: ["projectile", "check"]
-        }
-      ],
-      [
-        "conversion",
-        {
-          name: "攻击类型转化", call: conversion, positional: ["defender", "weapon"], roles: ["defender"], effects: [],
-          odds: conversion_odds,
-          params: [["weapon", "武器"], ["from_called_shot", "来自部位攻击"], ["dodge_penalty", "闪避检定减值"]],
-          action: "", nature: "", subject: 0, checks: [["dexterity", "defender", "dodge_penalty", 1000, []]],
-          required: ["weapon"]
-        }
-      ],
-      [
-        "initiative_roll",
-        {
-          name: "先攻检定", call: initiative_roll, positional: ["character", "dice_count"], roles: ["character"],
-          effects: [], odds: initiative_roll_odds, params: [["dice_count", "先攻DP"]], action: "", nature: "", subject: 0,
-          checks: [], required: ["dice_count"]
-        }
-      ],
-      [
-        "detect",
-        {
-          name: "侦查与躲藏", call: detect, positional: ["seeker", "hider", "sense"], roles: ["seeker", "hider"],
-          effects: [
-            ["condition", "seeker", "unaware", "", 1, "", "unnoticed", "hider"],
-            ["condition", "seeker", "ambushed", "", 1, "", "unnoticed", "hider"],
-            ["clear", "seeker", "unaware", "", 1, "", "noticed", ""],
-            ["clear", "seeker", "ambushed", "", 1, "", "noticed", ""]
-          ],
-          odds: detect_odds,
-          params: [
-            ["sense", "感知方式"], ["size_bonus", "小体型加值"], ["exposure_bonus", "裸露部分加值"],
-            ["fully_hidden", "完全被遮蔽"], ["speed_halvings", "降速倍数"], ["avoids_medium", "避开感知媒介"],
-            ["supernatural", "超凡能力"], ["revealed_bonus", "受袭后加值次数"], ["seek_penalty", "侦查检定减值"],
-            ["hide_penalty", "躲藏检定减值"]
-          ],
-          action: "", nature: "", subject: 0,
-          checks: [
-            ["sight_perception", "seeker", "seek_penalty", 1000, [["sense", ["sight", "视觉"], true]]],
-            ["hearing_perception", "seeker", "seek_penalty", 1000, [["sense", ["hearing", "听觉"], false]]],
-            ["touch_perception", "seeker", "seek_penalty", 1000, [["sense", ["touch", "触觉"], false]]],
-            ["dexterity", "hider", "hide_penalty", 1000, []]
-          ],
-          required: []
-        }
-      ],
-      [
-        "surprise",
-        {
-          name: "被突袭", call: surprise, positional: ["target"], roles: ["target"],
-          effects: [["condition", "target", "surprised", "", 1, "", "", ""]], odds: surprise_odds, params: [], action: "",
-          nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "surprise_round",
-        {
-          name: "突袭轮", call: surprise_round, positional: ["character"], roles: ["character"],
-          effects: [["condition", "character", "surprise_round", "", 1, "", "", ""]], odds: surprise_round_odds,
-          params: [], action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "end_surprise",
-        {
-          name: "突袭轮结束", call: end_surprise, positional: ["character"], roles: ["character"],
-          effects: [
-            ["clear", "character", "surprise_round", "", 1, "everyone", "", ""],
-            ["clear", "character", "surprised", "", 1, "everyone", "frees_surprised", ""]
-          ],
-          odds: end_surprise_odds, params: [["hidden_action", "隐藏者做出能被意识到的行为"]], action: "", nature: "",
-          subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "concentrate",
-        {
-          name: "开始专注动作", call: concentrate, positional: ["character"], roles: ["character"],
-          effects: [["condition", "character", "concentrating", "", 1, "", "", ""]], odds: concentrate_odds, params: [],
-          action: "", nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "chaos_check",
-        {
-          name: "混乱刻度下的周期检定", call: chaos_check, positional: ["character"], roles: ["character"], effects: [],
-          odds: chaos_check_odds, params: [["skill", "技艺"], ["penalty", "检定减值"]], action: "", nature: "",
-          subject: 0, checks: [["intelligence", "character", "penalty", 1000, []]], required: []
-        }
-      ],
-      [
-        "will_check",
-        {
-          name: "意志检定", call: will_check, positional: ["character"], roles: ["character"], effects: [],
-          odds: will_check_odds, params: [["skill", "技艺"], ["penalty", "检定减值"]], action: "", nature: "", subject: 0,
-          checks: [["will", "character", "penalty", 1000, []]], required: []
-        }
-      ],
-      [
-        "add_points",
-        {
-          name: "累积负面点数", call: add_points, positional: ["creature", "track"], roles: ["creature"], effects: [],
-          odds: add_points_odds,
-          params: [["track", "累积槽"], ["current", "当前点数"], ["gained", "获得点数"], ["capacity_loss", "累积槽降低"]],
-          action: "", nature: "", subject: 0, checks: [], required: ["track", "gained"]
-        }
-      ],
-      [
-        "miss_long_rest",
-        {
-          name: "缺少长休息", call: miss_long_rest, positional: ["creature"], roles: ["creature"],
-          effects: [
-            ["capacity", "creature", "track_id", "lowered", (-1), "", "", ""],
-            ["track", "creature", "track_id", "gained", 1, "", "", ""]
-          ],
-          odds: miss_long_rest_odds,
-          params: [["current", "当前点数"], ["capacity_loss", "已降低的累积槽"], ["track", "累积槽"]], action: "",
-          nature: "", subject: 0, checks: [], required: []
-        }
-      ],
-      [
-        "enhanced_long_rest",
-        {
-          name: "加强长休息恢复", call: enhanced_long_rest, positional: ["creature"], roles: ["creature"],
-          effects: [
-            ["capacity", "creature", "track_id", "recovered", 1, "", "", ""],
-            ["track", "creature", "track_id", "recovered", (-1), "", "", ""]
-          ],
-          odds: enhanced_long_rest_odds,
-          params: [
-            ["current", "当前点数"], ["capacity_loss", "已降低的累积槽"], ["rest_hours", "长休息时间（小时）"],
-            ["track", "累积槽"]
-          ],
-          action: "", nature: "", subject: 0, checks: [], required: ["rest_hours"]
-        }
-      ],
-      [
-        "unconscious_hit",
-        {
-          name: "昏迷中受到伤害", call: unconscious_hit, positional: ["creature", "track"], roles: ["creature"],
-          effects: [], odds: unconscious_hit_odds,
-          params: [
-            ["track", "累积槽"], ["current", "当前点数"], ["taken", "受到的伤害或剧痛点数"],
-            ["capacity_loss", "累积槽降低"]
-          ],
-          action: "", nature: "", subject: 0, checks: [], required: ["current", "taken"]
-        }
-      ],
-      [
-        "recover",
-        {
-          name: "长休息恢复", call: recover, positional: ["creature", "track", "current", "check_dice"],
-          roles: ["creature"], effects: [["track", "creature", "track_id", "recovered", (-1), "", "", ""]],
-          odds: recover_odds,
-          params: [
-            ["track", "累积槽"], ["current", "当前点数"], ["check_dice", "恢复检定DP"], ["supernatural", "超凡来源"]
-          ],
-          action: "", nature: "", subject: 0, checks: [], required: ["track", "current", "check_dice"]
-        }
-      ],
-      [
-        "deal_points",
-        {
-          name: "施加负面点数", call: deal_points, positional: ["target", "track", "points"], roles: ["target"],
-          effects: [["track", "target", "track_id", "dealt", 1, "", "", ""]], odds: deal_points_odds,
-          params: [["track", "累积槽"], ["points", "点数"], ["resistance", "抗性"]], action: "", nature: "", subject: 0,
-          checks: [], required: ["track", "points"]
-        }
-      ],
+    [
+      "parry",
+      {
+        name: "格挡", call: parry, positional: ["defender"], roles: ["defender"],
+        effects: [["condition", "defender", "parrying", "parry_bonus", 1, "", "", ""]], odds: parry_odds,
+        params: [["with_weapon", "用武器格挡"], ["incoming", "来袭伤害"], ["weapon_absorbed", "武器承受的伤害"]],
+        action: "move", nature: "physical", subject: 0, checks: [], required: []
+      }
     ],
-    on_damage: ["damage", unconscious_hit_fast, ["creature", "track"], 0, 1, "昏迷中受到伤害"],
-    track_states: [
-      ["dazzle", "blind"], ["tinnitus", "deaf"], ["mental_seal", "sealed"], ["mental_bind", "awed"],
-      ["paralysis", "immobilized"], ["entangle", "immobilized"], ["drowsy", "unconscious"], ["dizzy", "unconscious"],
-      ["pain", "helpless"]
+    [
+      "dodge",
+      {
+        name: "闪避", call: dodge, positional: ["defender", "incoming"], roles: ["defender"], effects: [],
+        odds: dodge_odds,
+        params: [["incoming", "来袭伤害"], ["applicable", "可以闪避"], ["dodge_penalty", "闪避检定减值"]],
+        action: "reflex", nature: "physical", subject: 0,
+        checks: [["dexterity", "defender", "dodge_penalty", 1000, []]], required: ["incoming"]
+      }
     ],
-    track_debuffs: [
-      ["dazzle", ["basic_defense"]], ["tinnitus", ["basic_defense"]], ["mental_bind", []], ["paralysis", []],
-      ["entangle", ["basic_defense"]], ["drowsy", []], ["dizzy", []], ["pain", []]
+    [
+      "break_projectile",
+      {
+        name: "击破或阻挡飞行物", call: break_projectile, positional: ["defender", "projectile", "check"],
+        roles: ["defender"], effects: [], odds: break_projectile_odds,
+        params: [["projectile", "飞行物"], ["check", "攻击检定"], ["structure", "飞行物结构值"]], action: "",
+        nature: "", subject: 0, checks: [], required: ["projectile", "check"]
+      }
     ],
-    // The most points a track holds: the top of what add_points-like procedures accept (saturated).
-    points_max: 10000, taken_max: 10000,
-    flag_names: [["helpless", "无助"], ["other_sense", "有其他可用感知"], ["counts_ammo", "计弹药"]],
-    // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
-    // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
-    conditions: [
-      [
-        "immobilized",
-        [
-          "定身", [], [], [], [[], "", "", ""], [],
-          [["standard", "physical"], ["move", "physical"], ["swift", "physical"], ["reflex", "physical"]], [], 1000000,
-          "replace", ["TR-F10"], [], [], []
-        ]
-      ],
-      [
-        "awed",
-        [
-          "震慑", [], [], [], [[], "", "", ""], ["concentrate"],
-          [["standard", "mental"], ["move", "mental"], ["swift", "mental"]], [], 1000000, "replace", ["TR-F10"], [], [],
-          []
-        ]
-      ],
-      [
-        "unconscious",
-        ["昏迷", [], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["TR-F10"], [], [], []]
-      ],
-      [
-        "helpless",
-        [
-          "无助", [["helpless", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["TR-F10", "TR-71"], [],
-          [], []
-        ]
-      ],
-      [
-        "surprised",
-        [
-          "被突袭", [], [], [], [[], "", "", ""], [], [], [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000,
-          "replace", ["TR-F01"], ["immobilized"], [], [["time", 9]]
-        ]
-      ],
-      [
-        "surprise_round",
-        [
-          "突袭轮", [], [], [], [[], "", "", ""], [], [], [["round_end", "holder", 1, [[], "", "", ""], ""]], 1000000,
-          "replace", ["TR-F01"], [], [], [["time", 9]]
-        ]
-      ],
-      [
-        "concentrating",
-        [
-          "专注中", [], [], [], [[], "", "", ""], [], [],
-          [
-            ["turn_start", "holder", 1, [[], "", "", ""], ""], ["takes", "holder", 1, [[], "", "", ""], "damage"],
-            ["takes", "holder", 1, [[], "", "", ""], "any_track"], ["state", "holder", 1, [[], "", "", ""], "awed"],
-            ["state", "holder", 1, [[], "", "", ""], "unconscious"]
-          ],
-          1000000, "replace", ["TR-F18"], [], [], []
-        ]
-      ],
-      [
-        "struck_from_hiding",
-        [
-          "受隐藏方攻击后的侦查加值", [], [], [["revealed_bonus", "value"]], [["detect"], "seeker", "hider", ""], [], [],
-          [["acts", "holder", 1, [["detect"], "seeker", "hider", "noticed"], ""]], 10, "add", ["TR-F03"], [], [], []
-        ]
-      ],
-      [
-        "unaware",
-        [
-          "未发现躲藏者", [], [], [], [["attack", "firearm", "charge"], "attacker", "defender", ""],
-          ["attack", "firearm", "charge"], [], [], 1000000, "replace", ["TR-F03"], [], [], []
-        ]
-      ],
-      [
-        "ambushed",
-        [
-          "受隐藏方攻击", [], [], [["from_hiding", true]], [["attack", "firearm", "charge"], "defender", "attacker", ""],
-          [], [], [], 1000000, "replace", ["TR-F03"], ["immobilized"], [], []
-        ]
-      ],
-      [
-        "parrying",
-        [
-          "格挡", [], [["parry_defense", 1]], [], [[], "", "", ""], [], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["TR-F06"], [], [], []
-        ]
-      ],
+    [
+      "conversion",
+      {
+        name: "攻击类型转化", call: conversion, positional: ["defender", "weapon"], roles: ["defender"], effects: [],
+        odds: conversion_odds,
+        params: [["weapon", "武器"], ["from_called_shot", "来自部位攻击"], ["dodge_penalty", "闪避检定减值"]],
+        action: "", nature: "", subject: 0, checks: [["dexterity", "defender", "dodge_penalty", 1000, []]],
+        required: ["weapon"]
+      }
     ],
-    relation_specs: [],
-    check_names: [
-      ["sight_perception", "视觉感知检定"], ["hearing_perception", "听觉感知检定"], ["touch_perception", "触觉感知检定"],
-      ["will", "意志检定"], ["intelligence", "智力检定"], ["dexterity", "敏捷检定"], ["strength", "力量检定"],
-      ["endurance", "耐力检定"]
-    ], track_debuff_checks: [["dazzle", ["sight_perception"]], ["tinnitus", ["hearing_perception"]], ["mental_bind", ["will", "intelligence"]], ["paralysis", ["dexterity", "endurance"]], ["entangle", ["dexterity", "strength"]], ["drowsy", ["will", "endurance"]], ["dizzy", ["sight_perception", "hearing_perception", "touch_perception", "dexterity"]], ["pain", ["will", "endurance"]]],
-    wake_tracks: ["pain"], state_spared: [["blind", "other_sense"], ["deaf", "other_sense"], ["sealed", "other_sense"]],
-    // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
-    resources: [[
-      "magazine", ["弹匣中的子弹", "loaded_rounds", 500, "loaded_rounds", "", true, false, ["TR-F19", "TR-15"]]
-    ]],
-    track_inputs: [
-      ["add_points", ["track", "current", "capacity_loss", ""]],
-      ["miss_long_rest", ["track", "current", "capacity_loss", "drowsy"]],
-      ["enhanced_long_rest", ["track", "current", "capacity_loss", "drowsy"]],
-      ["unconscious_hit", ["track", "current", "capacity_loss", "dizzy"]], ["recover", ["track", "current", "", ""]]
-    ], capacity_param: "capacity_loss", lowered_max: 100,
-    // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules(, the ruleset's names for kinds)].
-    turn: [
-      [["time", "", 18, "秒", 3]],
-      [
-        ["standard", [[["time", 9]]], [], []], ["move", [[["time", 6]]], [], []], ["swift", [[["time", 3]]], [], []],
-        ["free", [[["time", 1]]], [[]], []], ["reflex", [], [[]], [["time", 3]]]
-      ],
-      true, [], false, ["TR-F04", "TR-F19"]
+    [
+      "initiative_roll",
+      {
+        name: "先攻检定", call: initiative_roll, positional: ["character", "dice_count"], roles: ["character"],
+        effects: [], odds: initiative_roll_odds, params: [["dice_count", "先攻DP"]], action: "", nature: "", subject: 0,
+        checks: [], required: ["dice_count"]
+      }
     ],
-  });
+    [
+      "detect",
+      {
+        name: "侦查与躲藏", call: detect, positional: ["seeker", "hider", "sense"], roles: ["seeker", "hider"],
+        effects: [
+          ["condition", "seeker", "unaware", "", 1, "", "unnoticed", "hider"],
+          ["condition", "seeker", "ambushed", "", 1, "", "unnoticed", "hider"],
+          ["clear", "seeker", "unaware", "", 1, "", "noticed", ""],
+          ["clear", "seeker", "ambushed", "", 1, "", "noticed", ""]
+        ],
+        odds: detect_odds,
+        params: [
+          ["sense", "感知方式"], ["size_bonus", "小体型加值"], ["exposure_bonus", "裸露部分加值"],
+          ["fully_hidden", "完全被遮蔽"], ["speed_halvings", "降速倍数"], ["avoids_medium", "避开感知媒介"],
+          ["supernatural", "超凡能力"], ["revealed_bonus", "受袭后加值次数"], ["seek_penalty", "侦查检定减值"],
+          ["hide_penalty", "躲藏检定减值"]
+        ],
+        action: "", nature: "", subject: 0,
+        checks: [
+          ["sight_perception", "seeker", "seek_penalty", 1000, [["sense", ["sight", "视觉"], true]]],
+          ["hearing_perception", "seeker", "seek_penalty", 1000, [["sense", ["hearing", "听觉"], false]]],
+          ["touch_perception", "seeker", "seek_penalty", 1000, [["sense", ["touch", "触觉"], false]]],
+          ["dexterity", "hider", "hide_penalty", 1000, []]
+        ],
+        required: []
+      }
+    ],
+    [
+      "surprise",
+      {
+        name: "被突袭", call: surprise, positional: ["target"], roles: ["target"],
+        effects: [["condition", "target", "surprised", "", 1, "", "", ""]], odds: surprise_odds, params: [], action: "",
+        nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "surprise_round",
+      {
+        name: "突袭轮", call: surprise_round, positional: ["character"], roles: ["character"],
+        effects: [["condition", "character", "surprise_round", "", 1, "", "", ""]], odds: surprise_round_odds,
+        params: [], action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "end_surprise",
+      {
+        name: "突袭轮结束", call: end_surprise, positional: ["character"], roles: ["character"],
+        effects: [
+          ["clear", "character", "surprise_round", "", 1, "everyone", "", ""],
+          ["clear", "character", "surprised", "", 1, "everyone", "frees_surprised", ""]
+        ],
+        odds: end_surprise_odds, params: [["hidden_action", "隐藏者做出能被意识到的行为"]], action: "", nature: "",
+        subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "concentrate",
+      {
+        name: "开始专注动作", call: concentrate, positional: ["character"], roles: ["character"],
+        effects: [["condition", "character", "concentrating", "", 1, "", "", ""]], odds: concentrate_odds, params: [],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "chaos_check",
+      {
+        name: "混乱刻度下的周期检定", call: chaos_check, positional: ["character"], roles: ["character"], effects: [],
+        odds: chaos_check_odds, params: [["skill", "技艺"], ["penalty", "检定减值"]], action: "", nature: "",
+        subject: 0, checks: [["intelligence", "character", "penalty", 1000, []]], required: []
+      }
+    ],
+    [
+      "will_check",
+      {
+        name: "意志检定", call: will_check, positional: ["character"], roles: ["character"], effects: [],
+        odds: will_check_odds, params: [["skill", "技艺"], ["penalty", "检定减值"]], action: "", nature: "", subject: 0,
+        checks: [["will", "character", "penalty", 1000, []]], required: []
+      }
+    ],
+    [
+      "add_points",
+      {
+        name: "累积负面点数", call: add_points, positional: ["creature", "track"], roles: ["creature"], effects: [],
+        odds: add_points_odds,
+        params: [["track", "累积槽"], ["current", "当前点数"], ["gained", "获得点数"], ["capacity_loss", "累积槽降低"]],
+        action: "", nature: "", subject: 0, checks: [], required: ["track", "gained"]
+      }
+    ],
+    [
+      "miss_long_rest",
+      {
+        name: "缺少长休息", call: miss_long_rest, positional: ["creature"], roles: ["creature"],
+        effects: [
+          ["capacity", "creature", "track_id", "lowered", (-1), "", "", ""],
+          ["track", "creature", "track_id", "gained", 1, "", "", ""]
+        ],
+        odds: miss_long_rest_odds,
+        params: [["current", "当前点数"], ["capacity_loss", "已降低的累积槽"], ["track", "累积槽"]], action: "",
+        nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "enhanced_long_rest",
+      {
+        name: "加强长休息恢复", call: enhanced_long_rest, positional: ["creature"], roles: ["creature"],
+        effects: [
+          ["capacity", "creature", "track_id", "recovered", 1, "", "", ""],
+          ["track", "creature", "track_id", "recovered", (-1), "", "", ""]
+        ],
+        odds: enhanced_long_rest_odds,
+        params: [
+          ["current", "当前点数"], ["capacity_loss", "已降低的累积槽"], ["rest_hours", "长休息时间（小时）"],
+          ["track", "累积槽"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["rest_hours"]
+      }
+    ],
+    [
+      "unconscious_hit",
+      {
+        name: "昏迷中受到伤害", call: unconscious_hit, positional: ["creature", "track"], roles: ["creature"],
+        effects: [], odds: unconscious_hit_odds,
+        params: [
+          ["track", "累积槽"], ["current", "当前点数"], ["taken", "受到的伤害或剧痛点数"],
+          ["capacity_loss", "累积槽降低"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["current", "taken"]
+      }
+    ],
+    [
+      "recover",
+      {
+        name: "长休息恢复", call: recover, positional: ["creature", "track", "current", "check_dice"],
+        roles: ["creature"], effects: [["track", "creature", "track_id", "recovered", (-1), "", "", ""]],
+        odds: recover_odds,
+        params: [
+          ["track", "累积槽"], ["current", "当前点数"], ["check_dice", "恢复检定DP"], ["supernatural", "超凡来源"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["track", "current", "check_dice"]
+      }
+    ],
+    [
+      "deal_points",
+      {
+        name: "施加负面点数", call: deal_points, positional: ["target", "track", "points"], roles: ["target"],
+        effects: [["track", "target", "track_id", "dealt", 1, "", "", ""]], odds: deal_points_odds,
+        params: [["track", "累积槽"], ["points", "点数"], ["resistance", "抗性"]], action: "", nature: "", subject: 0,
+        checks: [], required: ["track", "points"]
+      }
+    ],
+  ],
+  on_damage: ["damage", unconscious_hit_fast, ["creature", "track"], 0, 1, "昏迷中受到伤害"],
+  track_states: [
+    ["dazzle", "blind"], ["tinnitus", "deaf"], ["mental_seal", "sealed"], ["mental_bind", "awed"],
+    ["paralysis", "immobilized"], ["entangle", "immobilized"], ["drowsy", "unconscious"], ["dizzy", "unconscious"],
+    ["pain", "helpless"]
+  ],
+  track_debuffs: [
+    ["dazzle", ["basic_defense"]], ["tinnitus", ["basic_defense"]], ["mental_bind", []], ["paralysis", []],
+    ["entangle", ["basic_defense"]], ["drowsy", []], ["dizzy", []], ["pain", []]
+  ],
+  // The most points a track holds: the top of what add_points-like procedures accept (saturated).
+  points_max: 10000, taken_max: 10000,
+  flag_names: [["helpless", "无助"], ["other_sense", "有其他可用感知"], ["counts_ammo", "计弹药"]],
+  // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
+  // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
+  conditions: [
+    [
+      "immobilized",
+      [
+        "定身", [], [], [], [[], "", "", ""], [],
+        [["standard", "physical"], ["move", "physical"], ["swift", "physical"], ["reflex", "physical"]], [], 1000000,
+        "replace", ["TR-F10"], [], [], []
+      ]
+    ],
+    [
+      "awed",
+      [
+        "震慑", [], [], [], [[], "", "", ""], ["concentrate"],
+        [["standard", "mental"], ["move", "mental"], ["swift", "mental"]], [], 1000000, "replace", ["TR-F10"], [], [],
+        []
+      ]
+    ],
+    [
+      "unconscious",
+      ["昏迷", [], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["TR-F10"], [], [], []]
+    ],
+    [
+      "helpless",
+      [
+        "无助", [["helpless", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["TR-F10", "TR-71"], [],
+        [], []
+      ]
+    ],
+    [
+      "surprised",
+      [
+        "被突袭", [], [], [], [[], "", "", ""], [], [], [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000,
+        "replace", ["TR-F01"], ["immobilized"], [], [["time", 9]]
+      ]
+    ],
+    [
+      "surprise_round",
+      [
+        "突袭轮", [], [], [], [[], "", "", ""], [], [], [["round_end", "holder", 1, [[], "", "", ""], ""]], 1000000,
+        "replace", ["TR-F01"], [], [], [["time", 9]]
+      ]
+    ],
+    [
+      "concentrating",
+      [
+        "专注中", [], [], [], [[], "", "", ""], [], [],
+        [
+          ["turn_start", "holder", 1, [[], "", "", ""], ""], ["takes", "holder", 1, [[], "", "", ""], "damage"],
+          ["takes", "holder", 1, [[], "", "", ""], "any_track"], ["state", "holder", 1, [[], "", "", ""], "awed"],
+          ["state", "holder", 1, [[], "", "", ""], "unconscious"]
+        ],
+        1000000, "replace", ["TR-F18"], [], [], []
+      ]
+    ],
+    [
+      "struck_from_hiding",
+      [
+        "受隐藏方攻击后的侦查加值", [], [], [["revealed_bonus", "value"]], [["detect"], "seeker", "hider", ""], [], [],
+        [["acts", "holder", 1, [["detect"], "seeker", "hider", "noticed"], ""]], 10, "add", ["TR-F03"], [], [], []
+      ]
+    ],
+    [
+      "unaware",
+      [
+        "未发现躲藏者", [], [], [], [["attack", "firearm", "charge"], "attacker", "defender", ""],
+        ["attack", "firearm", "charge"], [], [], 1000000, "replace", ["TR-F03"], [], [], []
+      ]
+    ],
+    [
+      "ambushed",
+      [
+        "受隐藏方攻击", [], [], [["from_hiding", true]], [["attack", "firearm", "charge"], "defender", "attacker", ""],
+        [], [], [], 1000000, "replace", ["TR-F03"], ["immobilized"], [], []
+      ]
+    ],
+    [
+      "parrying",
+      [
+        "格挡", [], [["parry_defense", 1]], [], [[], "", "", ""], [], [],
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["TR-F06"], [], [], []
+      ]
+    ],
+  ],
+  relation_specs: [],
+  check_names: [
+    ["sight_perception", "视觉感知检定"], ["hearing_perception", "听觉感知检定"], ["touch_perception", "触觉感知检定"],
+    ["will", "意志检定"], ["intelligence", "智力检定"], ["dexterity", "敏捷检定"], ["strength", "力量检定"],
+    ["endurance", "耐力检定"]
+  ], track_debuff_checks: [["dazzle", ["sight_perception"]], ["tinnitus", ["hearing_perception"]], ["mental_bind", ["will", "intelligence"]], ["paralysis", ["dexterity", "endurance"]], ["entangle", ["dexterity", "strength"]], ["drowsy", ["will", "endurance"]], ["dizzy", ["sight_perception", "hearing_perception", "touch_perception", "dexterity"]], ["pain", ["will", "endurance"]]],
+  wake_tracks: ["pain"], state_spared: [["blind", "other_sense"], ["deaf", "other_sense"], ["sealed", "other_sense"]],
+  // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
+  resources: [[
+    "magazine", ["弹匣中的子弹", "loaded_rounds", 500, "loaded_rounds", "", true, false, ["TR-F19", "TR-15"]]
+  ]],
+  track_inputs: [
+    ["add_points", ["track", "current", "capacity_loss", ""]],
+    ["miss_long_rest", ["track", "current", "capacity_loss", "drowsy"]],
+    ["enhanced_long_rest", ["track", "current", "capacity_loss", "drowsy"]],
+    ["unconscious_hit", ["track", "current", "capacity_loss", "dizzy"]], ["recover", ["track", "current", "", ""]]
+  ], capacity_param: "capacity_loss", lowered_max: 100,
+  // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules(, the ruleset's names for kinds)].
+  turn: [
+    [["time", "", 18, "秒", 3]],
+    [
+      ["standard", [[["time", 9]]], [], []], ["move", [[["time", 6]]], [], []], ["swift", [[["time", 3]]], [], []],
+      ["free", [[["time", 1]]], [[]], []], ["reflex", [], [[]], [["time", 3]]]
+    ],
+    true, [], false, ["TR-F04", "TR-F19"]
+  ],
+});
 
-  // A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order
-  // given; with `turns` true, each turn is the budget the ruleset's turn structure declares.
-  function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }
-  // The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds).
-  function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }
-  const fightFromDict = fight_from_dict;
-  // Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in
-  // the options) must be repeated until the running total of its outcome `field` reaches `threshold`.
-  function until(procedure, field, threshold, ...args) {
-    return _rt_until(FIGHT_RULES, procedure, field, threshold, args);
-  }
-  // The fewest points on `track` that put `creature` into the track's state (null: no state).
-  function state_threshold(creature, track) {
-    const n = _rt_state_threshold(FIGHT_RULES, creature, track);
-    return n || null;
-  }
+// A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order
+// given; with `turns` true, each turn is the budget the ruleset's turn structure declares.
+function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }
+// The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds).
+function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }
+const fightFromDict = fight_from_dict;
+// Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in
+// the options) must be repeated until the running total of its outcome `field` reaches `threshold`.
+function until(procedure, field, threshold, ...args) {
+  return _rt_until(FIGHT_RULES, procedure, field, threshold, args);
+}
+// The fewest points on `track` that put `creature` into the track's state (null: no state).
+function state_threshold(creature, track) {
+  const n = _rt_state_threshold(FIGHT_RULES, creature, track);
+  return n || null;
+}
 
-  // 先攻顺序: [[name, dice, extras], ...] -> [names in order, trace]; ties re-roll (R50).
-  function initiative_order(entries, options) {
-    options = _rt_options(options, ['dice']);
-    const dice = options.dice === undefined || options.dice === null ? new SeededDice() : _rt_dice_source(options.dice);
-    return _rt_initiative_order(entries, _POOL, dice, !!_R_INITIATIVE_TIEBREAK_EXTRAS, 50, 200, 1000, 1000);
-  }
-  _rt_root.rulec_tracks = Object.freeze({
-    RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
-    NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
-    UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
-    Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
-    close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
-    STAT_NAMES: STAT_NAMES, Sense: Sense, SENSES: SENSES, get_sense: get_sense, LeaveTiming: LeaveTiming,
-    LEAVE_TIMINGS: LEAVE_TIMINGS, get_leave_timing: get_leave_timing, Round: Round, ROUNDS: ROUNDS,
-    get_round: get_round, Action: Action, ACTIONS: ACTIONS, get_action: get_action,
-    DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES, get_damage_type: get_damage_type,
-    AttackType: AttackType, ATTACK_TYPES: ATTACK_TYPES, get_attack_type: get_attack_type, Weapon: Weapon,
-    WEAPONS: WEAPONS, get_weapon: get_weapon, State: State, STATES: STATES, get_state: get_state,
-    ConditionTrack: ConditionTrack, CONDITION_TRACKS: CONDITION_TRACKS,
-    get_condition_track: get_condition_track, BodyPart: BodyPart, BODY_PARTS: BODY_PARTS,
-    get_body_part: get_body_part, PastLimit: PastLimit, BurstTooLarge: BurstTooLarge,
-    WrongMode: WrongMode, PeriodicImpossible: PeriodicImpossible, NoRange: NoRange,
-    NoEnhancedRest: NoEnhancedRest, ReadiedNeedsDuration: ReadiedNeedsDuration, NotOffTurn: NotOffTurn,
-    PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, Fight: Fight,
-    FightAction: FightAction, Refused: Refused, UntilOdds: UntilOdds, attacks_until: attacks_until,
-    chain_until: chain_until, expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS,
-    MAX_CHAIN_WORK: MAX_CHAIN_WORK, MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG,
-    MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS, MAX_MODIFIERS: MAX_MODIFIERS,
-    MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN, MAX_VALUE: MAX_VALUE,
-    MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES, MAX_PLAN_WORK: MAX_PLAN_WORK,
-    FIGHT_RULES: FIGHT_RULES, start_fight: start_fight, fight_from_dict: fight_from_dict,
-    fightFromDict: fightFromDict, until: until, state_threshold: state_threshold,
-    initiative_order: initiative_order, attack: attack, attack_fast: attack_fast,
-    attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
-    AttackResult: AttackResult, firearm: firearm, firearm_fast: firearm_fast,
-    firearm_prepare: firearm_prepare, firearm_odds: firearm_odds, FIREARM_FIELDS: FIREARM_FIELDS,
-    FirearmResult: FirearmResult, reload: reload, reload_fast: reload_fast,
-    reload_prepare: reload_prepare, reload_odds: reload_odds, RELOAD_FIELDS: RELOAD_FIELDS,
-    ReloadResult: ReloadResult, fixed_damage: fixed_damage, fixed_damage_fast: fixed_damage_fast,
-    fixed_damage_prepare: fixed_damage_prepare, fixed_damage_odds: fixed_damage_odds,
-    FIXED_DAMAGE_FIELDS: FIXED_DAMAGE_FIELDS, FixedDamageResult: FixedDamageResult, charge: charge,
-    charge_fast: charge_fast, charge_prepare: charge_prepare, charge_odds: charge_odds,
-    CHARGE_FIELDS: CHARGE_FIELDS, ChargeResult: ChargeResult, parry: parry, parry_fast: parry_fast,
-    parry_prepare: parry_prepare, parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS,
-    ParryResult: ParryResult, dodge: dodge, dodge_fast: dodge_fast, dodge_prepare: dodge_prepare,
-    dodge_odds: dodge_odds, DODGE_FIELDS: DODGE_FIELDS, DodgeResult: DodgeResult, take_cover: take_cover,
-    take_cover_fast: take_cover_fast, take_cover_prepare: take_cover_prepare,
-    take_cover_odds: take_cover_odds, TAKE_COVER_FIELDS: TAKE_COVER_FIELDS,
-    TakeCoverResult: TakeCoverResult, leave_area: leave_area, leave_area_fast: leave_area_fast,
-    leave_area_prepare: leave_area_prepare, leave_area_odds: leave_area_odds,
-    LEAVE_AREA_FIELDS: LEAVE_AREA_FIELDS, LeaveAreaResult: LeaveAreaResult, can_respond: can_respond,
-    can_respond_fast: can_respond_fast, can_respond_prepare: can_respond_prepare,
-    can_respond_odds: can_respond_odds, CAN_RESPOND_FIELDS: CAN_RESPOND_FIELDS,
-    CanRespondResult: CanRespondResult, interrupt: interrupt, interrupt_fast: interrupt_fast,
-    interrupt_prepare: interrupt_prepare, interrupt_odds: interrupt_odds,
-    INTERRUPT_FIELDS: INTERRUPT_FIELDS, InterruptResult: InterruptResult,
-    break_projectile: break_projectile, break_projectile_fast: break_projectile_fast,
-    break_projectile_prepare: break_projectile_prepare, break_projectile_odds: break_projectile_odds,
-    BREAK_PROJECTILE_FIELDS: BREAK_PROJECTILE_FIELDS, BreakProjectileResult: BreakProjectileResult,
-    influence: influence, influence_fast: influence_fast, influence_prepare: influence_prepare,
-    influence_odds: influence_odds, INFLUENCE_FIELDS: INFLUENCE_FIELDS, InfluenceResult: InfluenceResult,
-    conversion: conversion, conversion_fast: conversion_fast, conversion_prepare: conversion_prepare,
-    conversion_odds: conversion_odds, CONVERSION_FIELDS: CONVERSION_FIELDS,
-    ConversionResult: ConversionResult, initiative_roll: initiative_roll,
-    initiative_roll_fast: initiative_roll_fast, initiative_roll_prepare: initiative_roll_prepare,
-    initiative_roll_odds: initiative_roll_odds, INITIATIVE_ROLL_FIELDS: INITIATIVE_ROLL_FIELDS,
-    InitiativeRollResult: InitiativeRollResult, detect: detect, detect_fast: detect_fast,
-    detect_prepare: detect_prepare, detect_odds: detect_odds, DETECT_FIELDS: DETECT_FIELDS,
-    DetectResult: DetectResult, surprise: surprise, surprise_fast: surprise_fast,
-    surprise_prepare: surprise_prepare, surprise_odds: surprise_odds, SURPRISE_FIELDS: SURPRISE_FIELDS,
-    SurpriseResult: SurpriseResult, surprise_round: surprise_round,
-    surprise_round_fast: surprise_round_fast, surprise_round_prepare: surprise_round_prepare,
-    surprise_round_odds: surprise_round_odds, SURPRISE_ROUND_FIELDS: SURPRISE_ROUND_FIELDS,
-    SurpriseRoundResult: SurpriseRoundResult, end_surprise: end_surprise,
-    end_surprise_fast: end_surprise_fast, end_surprise_prepare: end_surprise_prepare,
-    end_surprise_odds: end_surprise_odds, END_SURPRISE_FIELDS: END_SURPRISE_FIELDS,
-    EndSurpriseResult: EndSurpriseResult, concentrate: concentrate, concentrate_fast: concentrate_fast,
-    concentrate_prepare: concentrate_prepare, concentrate_odds: concentrate_odds,
-    CONCENTRATE_FIELDS: CONCENTRATE_FIELDS, ConcentrateResult: ConcentrateResult,
-    chaos_check: chaos_check, chaos_check_fast: chaos_check_fast,
-    chaos_check_prepare: chaos_check_prepare, chaos_check_odds: chaos_check_odds,
-    CHAOS_CHECK_FIELDS: CHAOS_CHECK_FIELDS, ChaosCheckResult: ChaosCheckResult, will_check: will_check,
-    will_check_fast: will_check_fast, will_check_prepare: will_check_prepare,
-    will_check_odds: will_check_odds, WILL_CHECK_FIELDS: WILL_CHECK_FIELDS,
-    WillCheckResult: WillCheckResult, add_points: add_points, add_points_fast: add_points_fast,
-    add_points_prepare: add_points_prepare, add_points_odds: add_points_odds,
-    ADD_POINTS_FIELDS: ADD_POINTS_FIELDS, AddPointsResult: AddPointsResult,
-    miss_long_rest: miss_long_rest, miss_long_rest_fast: miss_long_rest_fast,
-    miss_long_rest_prepare: miss_long_rest_prepare, miss_long_rest_odds: miss_long_rest_odds,
-    MISS_LONG_REST_FIELDS: MISS_LONG_REST_FIELDS, MissLongRestResult: MissLongRestResult,
-    enhanced_long_rest: enhanced_long_rest, enhanced_long_rest_fast: enhanced_long_rest_fast,
-    enhanced_long_rest_prepare: enhanced_long_rest_prepare,
-    enhanced_long_rest_odds: enhanced_long_rest_odds,
-    ENHANCED_LONG_REST_FIELDS: ENHANCED_LONG_REST_FIELDS, EnhancedLongRestResult: EnhancedLongRestResult,
-    unconscious_hit: unconscious_hit, unconscious_hit_fast: unconscious_hit_fast,
-    unconscious_hit_prepare: unconscious_hit_prepare, unconscious_hit_odds: unconscious_hit_odds,
-    UNCONSCIOUS_HIT_FIELDS: UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult: UnconsciousHitResult,
-    recover: recover, recover_fast: recover_fast, recover_prepare: recover_prepare,
-    recover_odds: recover_odds, RECOVER_FIELDS: RECOVER_FIELDS, RecoverResult: RecoverResult,
-    deal_points: deal_points, deal_points_fast: deal_points_fast,
-    deal_points_prepare: deal_points_prepare, deal_points_odds: deal_points_odds,
-    DEAL_POINTS_FIELDS: DEAL_POINTS_FIELDS, DealPointsResult: DealPointsResult,
-  });
+// 先攻顺序: [[name, dice, extras], ...] -> [names in order, trace]; ties re-roll (R50).
+function initiative_order(entries, options) {
+  options = _rt_options(options, ['dice']);
+  const dice = options.dice === undefined || options.dice === null ? new SeededDice() : _rt_dice_source(options.dice);
+  return _rt_initiative_order(entries, _POOL, dice, !!_R_INITIATIVE_TIEBREAK_EXTRAS, 50, 200, 1000, 1000);
+}
+
+_rt_root.rulec_tracks = Object.freeze({
+  RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
+  NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
+  UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
+  Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
+  close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
+  STAT_NAMES: STAT_NAMES, Sense: Sense, SENSES: SENSES, get_sense: get_sense, LeaveTiming: LeaveTiming,
+  LEAVE_TIMINGS: LEAVE_TIMINGS, get_leave_timing: get_leave_timing, Round: Round, ROUNDS: ROUNDS,
+  get_round: get_round, Action: Action, ACTIONS: ACTIONS, get_action: get_action,
+  DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES, get_damage_type: get_damage_type,
+  AttackType: AttackType, ATTACK_TYPES: ATTACK_TYPES, get_attack_type: get_attack_type, Weapon: Weapon,
+  WEAPONS: WEAPONS, get_weapon: get_weapon, State: State, STATES: STATES, get_state: get_state,
+  ConditionTrack: ConditionTrack, CONDITION_TRACKS: CONDITION_TRACKS,
+  get_condition_track: get_condition_track, BodyPart: BodyPart, BODY_PARTS: BODY_PARTS,
+  get_body_part: get_body_part, PastLimit: PastLimit, BurstTooLarge: BurstTooLarge,
+  WrongMode: WrongMode, PeriodicImpossible: PeriodicImpossible, NoRange: NoRange,
+  NoEnhancedRest: NoEnhancedRest, ReadiedNeedsDuration: ReadiedNeedsDuration, NotOffTurn: NotOffTurn,
+  PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, Fight: Fight,
+  FightAction: FightAction, Refused: Refused, UntilOdds: UntilOdds, attacks_until: attacks_until,
+  chain_until: chain_until, expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS,
+  MAX_CHAIN_WORK: MAX_CHAIN_WORK, MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG,
+  MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS, MAX_MODIFIERS: MAX_MODIFIERS,
+  MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN, MAX_VALUE: MAX_VALUE,
+  MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES, MAX_PLAN_WORK: MAX_PLAN_WORK,
+  FIGHT_RULES: FIGHT_RULES, start_fight: start_fight, fight_from_dict: fight_from_dict,
+  fightFromDict: fightFromDict, until: until, state_threshold: state_threshold,
+  initiative_order: initiative_order, attack: attack, attack_fast: attack_fast,
+  attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
+  AttackResult: AttackResult, firearm: firearm, firearm_fast: firearm_fast,
+  firearm_prepare: firearm_prepare, firearm_odds: firearm_odds, FIREARM_FIELDS: FIREARM_FIELDS,
+  FirearmResult: FirearmResult, reload: reload, reload_fast: reload_fast,
+  reload_prepare: reload_prepare, reload_odds: reload_odds, RELOAD_FIELDS: RELOAD_FIELDS,
+  ReloadResult: ReloadResult, fixed_damage: fixed_damage, fixed_damage_fast: fixed_damage_fast,
+  fixed_damage_prepare: fixed_damage_prepare, fixed_damage_odds: fixed_damage_odds,
+  FIXED_DAMAGE_FIELDS: FIXED_DAMAGE_FIELDS, FixedDamageResult: FixedDamageResult, charge: charge,
+  charge_fast: charge_fast, charge_prepare: charge_prepare, charge_odds: charge_odds,
+  CHARGE_FIELDS: CHARGE_FIELDS, ChargeResult: ChargeResult, parry: parry, parry_fast: parry_fast,
+  parry_prepare: parry_prepare, parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS,
+  ParryResult: ParryResult, dodge: dodge, dodge_fast: dodge_fast, dodge_prepare: dodge_prepare,
+  dodge_odds: dodge_odds, DODGE_FIELDS: DODGE_FIELDS, DodgeResult: DodgeResult, take_cover: take_cover,
+  take_cover_fast: take_cover_fast, take_cover_prepare: take_cover_prepare,
+  take_cover_odds: take_cover_odds, TAKE_COVER_FIELDS: TAKE_COVER_FIELDS,
+  TakeCoverResult: TakeCoverResult, leave_area: leave_area, leave_area_fast: leave_area_fast,
+  leave_area_prepare: leave_area_prepare, leave_area_odds: leave_area_odds,
+  LEAVE_AREA_FIELDS: LEAVE_AREA_FIELDS, LeaveAreaResult: LeaveAreaResult, can_respond: can_respond,
+  can_respond_fast: can_respond_fast, can_respond_prepare: can_respond_prepare,
+  can_respond_odds: can_respond_odds, CAN_RESPOND_FIELDS: CAN_RESPOND_FIELDS,
+  CanRespondResult: CanRespondResult, interrupt: interrupt, interrupt_fast: interrupt_fast,
+  interrupt_prepare: interrupt_prepare, interrupt_odds: interrupt_odds,
+  INTERRUPT_FIELDS: INTERRUPT_FIELDS, InterruptResult: InterruptResult,
+  break_projectile: break_projectile, break_projectile_fast: break_projectile_fast,
+  break_projectile_prepare: break_projectile_prepare, break_projectile_odds: break_projectile_odds,
+  BREAK_PROJECTILE_FIELDS: BREAK_PROJECTILE_FIELDS, BreakProjectileResult: BreakProjectileResult,
+  influence: influence, influence_fast: influence_fast, influence_prepare: influence_prepare,
+  influence_odds: influence_odds, INFLUENCE_FIELDS: INFLUENCE_FIELDS, InfluenceResult: InfluenceResult,
+  conversion: conversion, conversion_fast: conversion_fast, conversion_prepare: conversion_prepare,
+  conversion_odds: conversion_odds, CONVERSION_FIELDS: CONVERSION_FIELDS,
+  ConversionResult: ConversionResult, initiative_roll: initiative_roll,
+  initiative_roll_fast: initiative_roll_fast, initiative_roll_prepare: initiative_roll_prepare,
+  initiative_roll_odds: initiative_roll_odds, INITIATIVE_ROLL_FIELDS: INITIATIVE_ROLL_FIELDS,
+  InitiativeRollResult: InitiativeRollResult, detect: detect, detect_fast: detect_fast,
+  detect_prepare: detect_prepare, detect_odds: detect_odds, DETECT_FIELDS: DETECT_FIELDS,
+  DetectResult: DetectResult, surprise: surprise, surprise_fast: surprise_fast,
+  surprise_prepare: surprise_prepare, surprise_odds: surprise_odds, SURPRISE_FIELDS: SURPRISE_FIELDS,
+  SurpriseResult: SurpriseResult, surprise_round: surprise_round,
+  surprise_round_fast: surprise_round_fast, surprise_round_prepare: surprise_round_prepare,
+  surprise_round_odds: surprise_round_odds, SURPRISE_ROUND_FIELDS: SURPRISE_ROUND_FIELDS,
+  SurpriseRoundResult: SurpriseRoundResult, end_surprise: end_surprise,
+  end_surprise_fast: end_surprise_fast, end_surprise_prepare: end_surprise_prepare,
+  end_surprise_odds: end_surprise_odds, END_SURPRISE_FIELDS: END_SURPRISE_FIELDS,
+  EndSurpriseResult: EndSurpriseResult, concentrate: concentrate, concentrate_fast: concentrate_fast,
+  concentrate_prepare: concentrate_prepare, concentrate_odds: concentrate_odds,
+  CONCENTRATE_FIELDS: CONCENTRATE_FIELDS, ConcentrateResult: ConcentrateResult,
+  chaos_check: chaos_check, chaos_check_fast: chaos_check_fast,
+  chaos_check_prepare: chaos_check_prepare, chaos_check_odds: chaos_check_odds,
+  CHAOS_CHECK_FIELDS: CHAOS_CHECK_FIELDS, ChaosCheckResult: ChaosCheckResult, will_check: will_check,
+  will_check_fast: will_check_fast, will_check_prepare: will_check_prepare,
+  will_check_odds: will_check_odds, WILL_CHECK_FIELDS: WILL_CHECK_FIELDS,
+  WillCheckResult: WillCheckResult, add_points: add_points, add_points_fast: add_points_fast,
+  add_points_prepare: add_points_prepare, add_points_odds: add_points_odds,
+  ADD_POINTS_FIELDS: ADD_POINTS_FIELDS, AddPointsResult: AddPointsResult,
+  miss_long_rest: miss_long_rest, miss_long_rest_fast: miss_long_rest_fast,
+  miss_long_rest_prepare: miss_long_rest_prepare, miss_long_rest_odds: miss_long_rest_odds,
+  MISS_LONG_REST_FIELDS: MISS_LONG_REST_FIELDS, MissLongRestResult: MissLongRestResult,
+  enhanced_long_rest: enhanced_long_rest, enhanced_long_rest_fast: enhanced_long_rest_fast,
+  enhanced_long_rest_prepare: enhanced_long_rest_prepare,
+  enhanced_long_rest_odds: enhanced_long_rest_odds,
+  ENHANCED_LONG_REST_FIELDS: ENHANCED_LONG_REST_FIELDS, EnhancedLongRestResult: EnhancedLongRestResult,
+  unconscious_hit: unconscious_hit, unconscious_hit_fast: unconscious_hit_fast,
+  unconscious_hit_prepare: unconscious_hit_prepare, unconscious_hit_odds: unconscious_hit_odds,
+  UNCONSCIOUS_HIT_FIELDS: UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult: UnconsciousHitResult,
+  recover: recover, recover_fast: recover_fast, recover_prepare: recover_prepare,
+  recover_odds: recover_odds, RECOVER_FIELDS: RECOVER_FIELDS, RecoverResult: RecoverResult,
+  deal_points: deal_points, deal_points_fast: deal_points_fast,
+  deal_points_prepare: deal_points_prepare, deal_points_odds: deal_points_odds,
+  DEAL_POINTS_FIELDS: DEAL_POINTS_FIELDS, DealPointsResult: DealPointsResult,
+});
 })(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());
