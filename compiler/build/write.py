@@ -111,17 +111,38 @@ def check_target(out: Path, sources: Sequence[Path] = ()) -> None:
 
 
 def _existing(out: Path) -> dict[str, Path]:
-    """The files of the output tree; Python's bytecode caches and the stat record of freshness.py
-    are not the build's and are ignored."""
-    if not out.is_dir():
-        return {}
-    found = {p.relative_to(out).as_posix(): p for p in out.rglob("*")
-             if p.is_file() and "__pycache__" not in p.parts}
-    return {rel: p for rel, p in found.items() if not untracked(rel)}
+    """The files of the output tree (regular files, links to them included, as `Path.is_file`
+    says); Python's bytecode caches and the stat record of freshness.py are not the build's and
+    are ignored. A walk with `os.scandir`, whose entries carry their type: a 10,000-weapon build's
+    tree took 2 ms a listing with `Path.rglob`."""
+    found: dict[str, Path] = {}
+    stack = [("", out)]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:  # not a folder (or gone): nothing in it
+            continue
+        for entry in entries:
+            rel = prefix + entry.name
+            if entry.name == "__pycache__":
+                continue
+            try:
+                if entry.is_dir():  # a link to a folder is neither listed nor followed
+                    if not entry.is_symlink():
+                        stack.append((rel + "/", Path(entry.path)))
+                elif entry.is_file() and not untracked(rel):
+                    found[rel] = Path(entry.path)
+            except OSError:
+                continue
+    return found
 
 
-def diff_tree(out: Path, files: dict[str, bytes]) -> TreeDiff:
-    existing = _existing(out)
+def diff_tree(out: Path, files: dict[str, bytes], existing: dict[str, Path] | None = None) -> TreeDiff:
+    """What writing `files` to `out` would change. `existing`: `out`'s files, when the caller listed
+    them already (`_existing`)."""
+    if existing is None:
+        existing = _existing(out)
     diff = TreeDiff()
     for rel in sorted(files):
         path = existing.get(rel)
@@ -260,11 +281,11 @@ def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = 
         with _locked(out.parent, shown):
             notes: list[str] = []
             _tidy(out, notes)
-            diff = diff_tree(out, files)
+            existing = _existing(out)
+            diff = diff_tree(out, files, existing)
             diff.notes = notes
             if not diff:
                 return diff
-            existing = _existing(out)
             staging = out.with_name(f"{_staging_prefix(out)}{os.getpid()}-{time.monotonic_ns()}")
             path_in_error = staging
             _stage(staging, files, set(files) - set(diff.changed) - set(diff.added), existing)

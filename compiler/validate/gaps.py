@@ -29,22 +29,27 @@ def has(gap: NotModelled, fight_raw: Any, fight: FightSpec | None, helpers: tupl
         stats: tuple[Stat, ...], tables: tuple[Table, ...]) -> str:
     """Where the ruleset already has what `gap` says it lacks (a phrase for the message), or ''."""
     need = gap.needs
-    entries = {t.id: {e.id for e in t.entries} for t in tables}
     if gap.lacks == "relation" and fight is not None and need in {r for r, _ in fight.relations}:
         return say("gaps.fight-declares-relation", need=need)
     if gap.lacks == "condition":
-        if fight is not None and fight.states is not None and need in entries.get(fight.states, set()):
+        if fight is not None and fight.states is not None and _has_entry(tables, fight.states, need):
             return say("gaps.fight-states-table-has", states=fight.states, need=need)
         if any(s.id == need and s.type == "bool" for s in stats):
             return say("gaps.combatants-carry-true-false", need=need)
     if gap.lacks == "track" and fight is not None and fight.tracks is not None \
-            and need in entries.get(fight.tracks, set()):
+            and _has_entry(tables, fight.tracks, need):
         return say("gaps.fight-tracks-table-has", tracks=fight.tracks, need=need)
     if gap.lacks == "geometry" and any(h.id == need for h in helpers):
         return say("gaps.manifest-declares-helper", need=need)
     if gap.lacks == "state_across_actions" and isinstance(fight_raw, dict) and fight_raw.get(need):
         return say("gaps.fight-declares", need=need)
     return ""
+
+
+def _has_entry(tables: tuple[Table, ...], table: str, eid: str) -> bool:
+    """Whether `table` has an entry `eid` (only the table asked about is read: a gap is checked
+    in every build, and a 10,000-weapon table is not one it can name)."""
+    return any(e.id == eid for t in tables if t.id == table for e in t.entries)
 
 
 def check_gaps(gaps: tuple[NotModelled, ...], fight_raw: Any, fight: FightSpec | None,
