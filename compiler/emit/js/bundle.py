@@ -9,17 +9,20 @@ Both are one body of code (`body`): the runtime files the ruleset needs (compile
 
 from __future__ import annotations
 
+from functools import partial
+
 from ... import __version__
 from ...diagnostics import Diagnostic, RulesError
 from ...messages import say
 from ...ir import Ruleset
+from ...memo import current
 from ...steps import kind_for
 from ..python.package import _entry_table
 from ..python.procedures import camel
 from ..shape import fight_shape, kept_text
 from .code import Js, Writer, comment, join, js, literal, meta, name, reread, require_js, source_file, string
 from .model import exported, write_model
-from .resolved import undefined
+from .resolved import defined, names_of, undefined_in
 from .fight import FIGHT_EXPORTS, FIGHT_RUNTIME, fight_js, initiative_js
 from .procedures import split_params, write_procedure
 
@@ -50,7 +53,25 @@ def runtime_files(rs: Ruleset) -> list[str]:
 
 
 def _runtime(rs: Ruleset) -> Js:
-    return join("\n", [source_file(f) for f in runtime_files(rs)])
+    """The runtime files' text, made once a build for each list of files (and kept by a resident
+    build: they are rulec's own sources)."""
+    memo = current()
+    files = memo.intern(("js-runtime-files", rs.id), tuple(runtime_files(rs)))
+    return memo.once("js-runtime", (files,), lambda: join("\n", [source_file(f) for f in files]))
+
+
+def _undefined(runtime: Js, parts: tuple[Js, ...]) -> list[str]:
+    """`resolved.undefined` of the code after the runtime (the model, then the parts made from the
+    ruleset's shape), read part by part: a resident build reads again only the model, which it
+    makes in every build (and does not keep: a big table's rows are megabytes), and the parts it
+    made again (the procedures and the fight are kept while the shape is the same). Parts that do
+    not end a line are read joined."""
+    memo = current()
+    known = memo.once("js-runtime-names", (runtime,), lambda: defined(runtime))
+    if not all(p.endswith("\n") for p in parts[:-1]):
+        return undefined_in([names_of("".join(parts))], known)
+    model, *shaped = parts
+    return undefined_in([names_of(model), *(memo.once("js-names", (p,), partial(names_of, p)) for p in shaped)], known)
 
 
 def names(rs: Ruleset) -> list[str]:
@@ -79,9 +100,10 @@ def body(rs: Ruleset) -> Js:
     if "initiative" in rs.features:
         fight = js("{}{}", fight, initiative_js(rs))
     runtime = _runtime(rs)
-    generated = js("{}{}{}", model, require_js(kept_text("js-procedures", rs, _procedures, reread)), fight)
+    procedures = kept_text("js-procedures", rs, _procedures, reread)
+    missing = _undefined(runtime, (model, procedures, fight))
+    generated = js("{}{}{}", model, require_js(procedures), fight)
     del model
-    missing = undefined(generated, runtime)
     if missing:
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-js", id=rs.id,
                                                              files=", ".join(runtime_files(rs)),

@@ -40,11 +40,20 @@ def undefined(generated: str, runtime: str) -> list[str]:
     """The `_rt_` names `generated` reads that neither it nor `runtime` defines, in order. No
     string or comment of the generated part spans lines, so only its lines that hold `_rt_` at
     all are read (the data rows of a big table, most of the text, are passed over at C speed)."""
-    generated = "\n".join(_lines_with(generated, "_rt_"))
-    known = defined(runtime) | defined(generated)
-    out: list[str] = []
-    for m in _TOKENS.finditer(generated):
-        used = m.group(1)
-        if used and used not in known and used not in out:
-            out.append(used)
-    return out
+    return undefined_in([names_of(generated)], defined(runtime))
+
+
+def names_of(part: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The `_rt_` names a part of the generated code defines, and those it reads (in order, once
+    each). A part is whole lines (`undefined_in`)."""
+    lines = "\n".join(_lines_with(part, "_rt_"))
+    used = dict.fromkeys(m.group(1) for m in _TOKENS.finditer(lines) if m.group(1))
+    return defined(lines), tuple(used)
+
+
+def undefined_in(parts: list[tuple[frozenset[str], tuple[str, ...]]], runtime: frozenset[str]) -> list[str]:
+    """`undefined` of the parts the generated code is made of (`names_of` each, so that a build
+    reads again only the parts it made again), each of whole lines: the names they read that none
+    of them nor the runtime (`defined`) defines, in order."""
+    known = runtime.union(*(names for names, _ in parts))
+    return list(dict.fromkeys(n for _, used in parts for n in used if n not in known))
