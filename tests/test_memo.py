@@ -43,6 +43,22 @@ def test_runs_are_cut_by_content_so_an_insertion_changes_one_run() -> None:
     assert len(same) >= len(before) - 2
 
 
+def test_the_ends_a_resident_memo_remembers_are_the_ends_made_afresh() -> None:
+    """`runs.ends` with the keys' verdicts kept from before (a resident memo's `_run_keys`) cuts
+    where it cuts without them, and keeps a verdict for every key it read."""
+    from rulec.memo.runs import ends
+
+    known: dict[str, bool] = {}
+    for size in (0, 1, 7, 20 * RUN, 300 * RUN):
+        items = [Item(f"k{i % (size // 3 + 1)}-{i}") for i in range(size)]
+        assert ends(items, _key, known) == ends(items, _key) == ends(items, _key, known)
+        assert set(known) >= {i.key for i in items}
+    memo = Memo(resident=True)
+    items = [Item(f"x{i}") for i in range(5 * RUN)]
+    memo.each_run("s", items, lambda run: len(run), _key)
+    assert set(memo._run_keys) == {i.key for i in items}  # what end() bounds
+
+
 def test_each_run_makes_only_the_runs_that_changed() -> None:
     memo = Memo(resident=True)
     items = [Item(f"k{i}") for i in range(10 * RUN)]

@@ -156,6 +156,8 @@ class Memo:
         self._runs_old: dict[_Key, tuple[_Key, _Key, Any]] = {}
         self._runs_new: dict[_Key, tuple[_Key, _Key, Any]] = {}
         self._cuts: dict[int, tuple[Sequence[Any], list[int]]] = {}  # this build's cuts, by sequence
+        self._run_keys: dict[str, bool] = {}  # a resident memo's: whether each key ends a run (runs.ends)
+        self._longest = 0  # the most items this build cut at once (what `_run_keys` may hold: `end`)
         self._named: dict[str, Any] = {}
         self._complete = 0  # how much the last complete build kept
 
@@ -341,7 +343,8 @@ class Memo:
         hulls run over one table's entries)."""
         cut = self._cuts.get(id(items))
         if cut is None or cut[0] is not items:
-            cut = self._cuts[id(items)] = (items, ends(items, key))
+            cut = self._cuts[id(items)] = (items, ends(items, key, self._run_keys if self.resident else None))
+            self._longest = max(self._longest, len(items))
         return cut[1]
 
     # -- by name ----------------------------------------------------------------------------
@@ -405,6 +408,9 @@ class Memo:
         file with an error) used only part of what the next one will need: then what was kept
         before stays too, up to twice what a complete build holds."""
         self._cuts = {}
+        if len(self._run_keys) > 4 * max(self._longest, 1 << 14):  # keys of entries long gone: start again
+            self._run_keys = {}
+        self._longest = 0
         if not self.resident:
             self._new = {}
             return

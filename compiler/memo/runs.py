@@ -32,12 +32,21 @@ def runs(items: Sequence[T], key: Callable[[T], str]) -> list[Sequence[T]]:
     return out
 
 
-def ends(items: Sequence[T], key: Callable[[T], str]) -> list[int]:
+def ends(items: Sequence[T], key: Callable[[T], str], known: dict[str, bool] | None = None) -> list[int]:
     """The end of each of `runs`'s runs (the last is `len(items)`); a run is never much longer
-    than the mean (8 RUN at most)."""
+    than the mean (8 RUN at most). `known`: whether each key ends a run, as found before (a
+    resident build keeps them: looking a key up costs a third of hashing it), filled in here."""
     out: list[int] = []
     start = 0
-    for end in [i + 1 for i, k in enumerate(map(key, items)) if not zlib.crc32(k.encode()) % RUN]:
+    if known is None:
+        marks = [i + 1 for i, k in enumerate(map(key, items)) if not zlib.crc32(k.encode()) % RUN]
+    else:
+        keys = list(map(key, items))
+        flags = list(map(known.get, keys))
+        for i in [i for i, f in enumerate(flags) if f is None]:
+            flags[i] = known[keys[i]] = not zlib.crc32(keys[i].encode()) % RUN
+        marks = [i + 1 for i, f in enumerate(flags) if f]
+    for end in marks:
         while end - start > 8 * RUN:
             start += 8 * RUN
             out.append(start)
