@@ -93,16 +93,23 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
 
         def make(eid: str, e: dict[str, Any], doc: Document, path: tuple[Any, ...], origin: str, span: Span,
                  rep: Reporter, tid: str = tid, fields: tuple[FieldDecl, ...] = fields, plain: bool = plain,
-                 refs: list[tuple[str, str]] = refs) -> Entry:
-            """The IR of one entry (its references checked)."""
+                 refs: list[tuple[str, str]] = refs, context: object = None) -> Entry:
+            """The IR of one entry (its references checked). `context`: what its references read
+            (the ids and names of the tables they point at, `check_tables`), when the caller knows it."""
             # An entry's IR is its data, its table's fields, its origin and its place: a document
             # spliced after an edit (load/splice.py) holds the same data objects for the others.
+            if plain and context is not None:  # made from these very objects, its references read the same
+                kept = memo.get("entry-in", e, fields, context)
+                if kept is not None and kept.origin == origin and kept.span == span:
+                    return kept  # type: ignore[no-any-return]
             kept = memo.get("entry", e, fields) if plain else None
             if kept is not None and kept.origin == origin and kept.span == span and all(
                     _check_ref(e.get(fid, kept.values[fid]), target, raw, failed, doc, path + (fid,), Reporter())
                     == kept.values[fid] for fid, target in refs):  # a name still names the same entry
                 for fid, target in refs:
                     _check_ref(kept.values[fid], target, raw, failed, doc, path + (fid,), rep)
+                if context is not None:
+                    memo.put("entry-in", (e, fields, context), kept)
                 return kept  # type: ignore[no-any-return]
             problems = len(rep.diags)
             values: list[tuple[str, FieldValue]] = []
@@ -141,6 +148,8 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 # so that its rows are found again too.
                 entry = memo.intern(("entry", ruleset_id, tid, eid), entry)
                 memo.put("entry", (e, fields), entry)
+                if context is not None:
+                    memo.put("entry-in", (e, fields, context), entry)
             return entry
 
         found = None
@@ -209,7 +218,7 @@ def _by_document(docs: list[tuple[Document, str]], fields: tuple[FieldDecl, ...]
                 path = ("entries", i)
                 _check_rules(e, doc, path, rule_ids, quiet)
                 checked.ids.append(e["id"])
-                checked.entries.append(make(e["id"], e, doc, path, origin, doc.span(path), quiet))
+                checked.entries.append(make(e["id"], e, doc, path, origin, doc.span(path), quiet, context=context))
                 checked.names.append(identity(e["name"]))
             if quiet.diags:
                 return None

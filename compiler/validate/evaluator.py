@@ -159,15 +159,16 @@ class Evaluator:
         base = self(e.base)
         if not isinstance(base, Entries):
             return self.unknown(e.type)
-        if e.field == "given":
-            some, none = any(x is not None for x in base.items), any(x is None for x in base.items)
-            return BOOL if some and none else TRUE if some else FALSE
         if e.field in ("id", "name"):
             return None
         found = self._hulls.get((id(base.items), e.field))
         if found is not None and found[0] is base.items:
             return found[1]
-        value = self._field(base, e)
+        if e.field == "given":  # (a 10,000-entry table is read once a build, not at every `given`)
+            some, none = any(x is not None for x in base.items), any(x is None for x in base.items)
+            value: Value = BOOL if some and none else TRUE if some else FALSE
+        else:
+            value = self._field(base, e)
         self._hulls[(id(base.items), e.field)] = (base.items, value)
         return value
 
