@@ -103,10 +103,9 @@ def add_to_view(view: dict[str, Any], rs: Ruleset) -> None:
     view["source_title"] = quick.get("source_title", "")
     view["css_title"] = css_string(f"{rs.name}（{rs.id}）")
     view.setdefault("links", [])
-    for p in view["procedures"]:
-        for x in p["params"]:
-            x["type"] = type_name(x["type"], tables)
-        for s in p["steps"]:
-            s["sentence"] = step_sentence(s["kind"], s["text"])
+    # new dicts, not the procedure views changed in place: a build keeps those (reference_view.py)
+    view["procedures"] = [{**p, "params": [{**x, "type": type_name(x["type"], tables)} for x in p["params"]],
+                           "steps": [{**s, "sentence": step_sentence(s["kind"], s["text"])} for s in p["steps"]]}
+                          for p in view["procedures"]]
     for section, preset in zip(view["odds"], rs.odds_presets):
         section["assumes"] = odds_assumptions(rs, preset)

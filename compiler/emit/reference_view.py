@@ -9,6 +9,7 @@ when entries are added.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from ..diagnostics import Span
@@ -154,6 +155,9 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[
 
 
 def procedure_view(p: Procedure) -> dict[str, Any]:
+    """A procedure's part of its page: made from the procedure alone, so a build makes it once and a
+    resident build keeps it while the procedure is the same object (nothing changes it afterwards:
+    quick_sheet.py makes new dicts)."""
     steps = []
     for s in p.steps:
         kind = kind_for(s)
@@ -231,7 +235,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
         "not_modelled": [{"rules": "、".join(g.rules), "what": g.what, "reason": g.reason, "where": where(g.span),
                           "lacks": GAP_LACKS[g.lacks] + (f"（{g.needs}）" if g.needs else "")}
                          for g in rs.not_modelled],
-        "procedures": [procedure_view(p) for p in rs.procedures],
+        "procedures": [current().once("procedure-view", (p,), partial(procedure_view, p)) for p in rs.procedures],
         "odds": odds,
         "tables": [table_view(t, names, rs) for t in rs.tables],
         "rules": [{"id": r.id, "title": r.title, "summary": r.summary, "anchor": anchor("rule", r.id.lower()),
