@@ -8,10 +8,12 @@ entry by id or Chinese name.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...ir import FieldDecl, Ruleset, Table
 from ...memo import Place, Stored, current
 from ...validate.scopes import class_name
-from ..shape import placed_text
+from ..shape import placed_text, shape
 from ..python.model import entry_id, formula_functions, row_keys, run_rows, table_order
 from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, reread, string
 from .expr import JsExpr, Names, prop, ruling_constant
@@ -32,12 +34,21 @@ def exported(rs: Ruleset) -> list[str]:
 
 
 def write_model(rs: Ruleset, w: Writer) -> None:
-    _rulings(rs, w)
-    _errors(rs, w)
-    _combatant(rs, w)
+    bare = shape(rs)
+    w.splice(current().once("js-model-head", (bare,), partial(_head, bare)))
     _formulas(rs, w)
     for t in table_order(rs.tables):
         _table(t, w, rs.id)
+
+
+def _head(rs: Ruleset) -> Writer:
+    """The rulings, the error types and the combatant type: made from the ruleset's shape (no
+    entry), so a resident build keeps their lines while it is the same (spliced, never changed)."""
+    w = Writer()
+    _rulings(rs, w)
+    _errors(rs, w)
+    _combatant(rs, w)
+    return w
 
 
 def _rulings(rs: Ruleset, w: Writer) -> None:

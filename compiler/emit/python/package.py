@@ -11,7 +11,7 @@ build instead of a user's import.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import CodeType
 from pathlib import Path
 
@@ -347,12 +347,18 @@ def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
     if rs.fight is not None:
         files[f"{pkg}/fight.py"] = _header_lines(plain) + kept_text("py-fight", rs, _fight_body, str, fight_shape)
     files.update({f"{pkg}/{rel}": text for rel, text in rows.items()})  # large tables' rows, as JSON
-    for module in runtime_modules(rs):
-        files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
+    memo = current()
+    for module in runtime_modules(rs):  # rulec's own sources: read once a build, kept by a resident one
+        slot = memo.intern(("py-runtime", module), module)
+        files[f"{pkg}/_runtime/{module}.py"] = memo.once("py-runtime", (slot,), partial(_runtime_source, module))
     for rel, text in files.items():
         if rel.endswith(".py") and not rel.startswith(f"{pkg}/_runtime/"):
             _check_compiles(rs, rel, text, header if rel == init else plain)
     return files
+
+
+def _runtime_source(module: str) -> str:
+    return (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
 
 
 def compiled(rs: Ruleset, rel: str, text: str) -> CodeType:
