@@ -233,3 +233,18 @@ def test_an_entry_edit_fills_the_kept_page_skeleton(project: tuple[Path, Path], 
     _edit(pack / "weapons_1.yaml", "notes: 第31件", "notes: 第31件（改）")
     assert session.build().ok
     assert rendered == []
+
+
+def test_a_resident_build_keeps_freed_memory_where_the_allocator_is_glibc() -> None:
+    """A session asks glibc's malloc, once a process, to keep what a build frees for the next one
+    (session.py `keep_freed_memory`); a one-shot build never asks. In a fresh process, so that the
+    setting reaches no other test."""
+    import platform
+    import subprocess
+    import sys
+
+    code = ("import sys; from rulec.build import session; from rulec.build.facade import compile_rules; "
+            "print(session._KEPT); session.Session([]); print(session._KEPT, session.keep_freed_memory())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    glibc = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert done.stdout.split("\n")[:2] == ["[]", f"[{glibc}] {glibc}"], done.stdout

@@ -29,6 +29,7 @@ class Session:
         self.paths = list(paths)
         self.targets = targets
         self.memo = Memo(resident=True, store=cache.store())
+        keep_freed_memory()
 
     def build(self, progress: Progress | None = None) -> Build:
         """Compile the paths as they are now."""
@@ -39,6 +40,31 @@ class Session:
             return result
         finally:
             self.memo.end(complete)
+
+
+_KEPT: list[bool] = []  # whether keep_freed_memory asked already (once a process)
+
+
+def keep_freed_memory() -> bool:
+    """Ask the C allocator of this process to keep the memory a build frees for the next build
+    (glibc's `mallopt`: blocks under 32 MiB from the heap, and no trimming of its top below
+    512 MiB). A build makes and drops text of many megabytes (a 10,000-weapon pack's page and
+    module); by default glibc maps each such block afresh, and touching new pages cost a
+    resident rebuild about a sixth of its time here, for 6 MB more of peak memory. Only a
+    resident build asks (a one-shot build frees its memory once, at exit; there it changed
+    nothing); elsewhere than glibc, nothing is asked. True when both settings took."""
+    if _KEPT:
+        return _KEPT[0]
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+        m_trim_threshold, m_mmap_threshold = -1, -3  # <malloc.h>
+        done = bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, 512 << 20))
+    except (OSError, AttributeError, TypeError):  # not glibc (macOS, Windows, musl without mallopt)
+        done = False
+    _KEPT.append(done)
+    return done
 
 
 def edits(paths: list[Path], interval: float, stop: Callable[[], bool] = lambda: False) -> Iterator[list[str]]:
