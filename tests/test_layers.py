@@ -21,7 +21,7 @@ COMPILER = Path(__file__).resolve().parent.parent / "compiler"
 # layer or a lower one.
 LAYERS: dict[str, int] = {
     "runtime": 0,  # copied into every generated package: the standard library only
-    "messages": 1, "diagnostics": 1, "__init__": 1, "memo": 1, "record": 1, "__main__": 9,
+    "messages": 1, "diagnostics": 1, "__init__": 1, "memo": 1, "record": 1, "jsontext": 1, "__main__": 9,
     "ir": 2, "formula": 2, "engines": 2, "features": 2,
     "load": 3,
     "steps": 4, "validate": 4,  # a step kind checks itself; validate/ walks the kinds

@@ -6,7 +6,6 @@ scenario, fight and table files (kept by a resident build while what they read s
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -15,6 +14,7 @@ from ..emit.odds_tables import compute_odds
 from ..emit.python.package import emit_package
 from ..emit.shape import shape
 from ..ir import Ruleset
+from ..jsontext import indented
 from ..memo import Memo
 from .result import Build
 from ..validate.scenario_schema import fight_schema, scenario_schema
@@ -83,4 +83,4 @@ def _schemas(rs: Ruleset, memo: Memo) -> dict[str, bytes]:
 
 def _json_bytes(value: Any) -> bytes:
     """Indented JSON. Not taken from the cache: a schema decides what a scenario may hold."""
-    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return (indented(value) + "\n").encode("utf-8")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from .freshness import untracked
 from ..messages import say
+from ..jsontext import indented
 
 if TYPE_CHECKING:  # imported where used: `rulec resolve` reads a stamp's packs without the loader
     import hashlib
@@ -140,7 +141,7 @@ def stamp_bytes(inputs: str, files: dict[str, bytes], packs: list[str] | tuple[s
     record: dict[str, object] = {"inputs": inputs, "outputs": output_digest(files, known)}
     if packs:
         record["packs"] = sorted(packs)
-    return (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode()
+    return (indented(record) + "\n").encode()
 
 
 def stamp_packs(out: Path) -> list[str] | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engines import ENGINES
+from ..jsontext import indented
 from ..steps import KINDS
 
 
@@ -52,7 +53,7 @@ GENERATED = {"procedures.schema.json": with_steps, "ruleset.schema.json": with_e
 
 
 def text(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+    return indented(value) + "\n"
 
 
 def stale(folder: Path) -> dict[str, str]:

@@ -19,10 +19,10 @@ Each file has its module: `bundle.py` the code of `index.js` and the script, `dt
 
 from __future__ import annotations
 
-import json
 
 from ... import __version__
 from ...ir import Ruleset
+from ...jsontext import indented
 from ..python.package import content_hash, plain_header
 from .bundle import body, global_name, module_js, script_js, version
 from .code import Js, UnquotedValue, join, name
@@ -48,7 +48,7 @@ def package_json(rs: Ruleset, digest: str = "") -> str:
     }
     if digest:
         data["rulec"] = {"contentHash": digest}
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return indented(data) + "\n"
 
 
 def emit_js(rs: Ruleset, header: str) -> dict[str, str]:
