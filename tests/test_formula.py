@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -170,3 +171,24 @@ def test_any_string_compiles_or_gets_a_diagnostic(text):
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+def test_children_by_class_agree_with_the_isinstance_chain() -> None:
+    """`children` looks a node's class up in a table; every class of the IR's expressions is in
+    it, and for each node of the bundled rulesets' optimised procedures the table says what the
+    chain of `isinstance` says."""
+    from rulec.build.facade import compile_rules
+    from rulec.memo import Memo
+
+    classes = {c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, ir.Expr) and c is not ir.Expr}
+    assert classes == set(ir._CHILDREN)
+    build = compile_rules([Path(__file__).resolve().parents[1] / "rules"], stop_after="optimise", memo=Memo())
+    nodes = 0
+    for rs in build.rulesets:
+        for proc in rs.procedures:
+            for step in proc.steps:
+                for e in step.exprs():
+                    for node in ir.walk(e):
+                        assert ir.children(node) == ir._children_of(node)
+                        nodes += 1
+    assert nodes > 4_000
