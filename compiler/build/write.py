@@ -20,11 +20,9 @@ Every file-system error is a `WriteError` naming the path; the CLI reports it wi
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import os
-import shutil
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -188,6 +186,8 @@ def _staging_prefix(out: Path) -> str:
 
 def _tidy(out: Path, notes: list[str]) -> None:
     """Under the lock: restore an output a kill left between two renames, remove stale staging."""
+    import shutil  # here and below: `rulec resolve` imports this module and writes nothing
+
     backup = _backup_of(out)
     if backup.is_dir():
         if out.exists():
@@ -232,6 +232,8 @@ def _locked(parent: Path, shown: str) -> Iterator[None]:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two folders in one atomic step (Linux renameat2); False where that is not available."""
+    import ctypes  # here: `rulec resolve` imports this module and writes nothing
+
     try:
         fn = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
@@ -269,6 +271,8 @@ def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = 
     `files` must hold the build stamp: a folder rulec writes is always one it owns afterwards."""
     if not isinstance(files.get(STAMP), bytes):
         raise ValueError(f"write_tree needs the build stamp {STAMP} among the files (see stamp.stamp_bytes)")
+    import shutil
+
     check_target(out, sources)
     shown = str(out)
     # A link given as the output is written through: the folder it points at is staged beside and
