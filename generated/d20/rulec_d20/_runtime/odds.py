@@ -292,6 +292,9 @@ class Odds:
                 idx.append((at, v))
             elif at != v:
                 return 0
+        if len(idx) == 1:  # one field asked of (a hit chance): compared directly, without a generator per outcome
+            i, v = idx[0]
+            return sum(p for o, p in self._acc.items() if o[i] == v)
         return sum(p for o, p in self._acc.items() if all(o[i] == v for i, v in idx))
 
     def marginal(self, field: str) -> Dict[Any, float]:
