@@ -141,40 +141,20 @@ class Hoisted(Expr, frozen=True):
 
 
 def children(e: Expr) -> tuple[Expr, ...]:
-    """The node's direct subexpressions, in order (a hoisted part is a leaf)."""
+    """The node's direct subexpressions, in order (a hoisted part is a leaf). Looked up by the
+    node's class; a class the table does not name (a subclass made elsewhere, such as the formula
+    checker's placeholder) by its nearest base that it names."""
     get = _CHILDREN.get(type(e))
-    return get(e) if get is not None else _children_of(e)
-
-
-def _children_of(e: Expr) -> tuple[Expr, ...]:
-    """`children` for a class the table below does not name (a subclass made elsewhere, such as
-    the formula checker's placeholder): by what it is an instance of."""
-    if isinstance(e, (Attr,)):
-        return (e.base,)
-    if isinstance(e, EntryFormula):
-        return (e.base, *e.args)
-    if isinstance(e, Unary):
-        return (e.operand,)
-    if isinstance(e, (Binary, Div)):
-        return (e.left, e.right)
-    if isinstance(e, Compare):
-        return e.operands
-    if isinstance(e, BoolOp):
-        return e.values
-    if isinstance(e, Cond):
-        return (e.test, e.then, e.orelse)
-    if isinstance(e, (Call, Helper)):
-        return e.args
-    if isinstance(e, Lookup):
-        return (e.key,)
-    return ()
+    if get is None:
+        get = next((_CHILDREN[c] for c in type(e).__mro__ if c in _CHILDREN), _leaf)
+    return get(e)
 
 
 def _leaf(e: Expr) -> tuple[Expr, ...]:
     return ()
 
 
-# `children` by the node's own class: one dictionary lookup where the chain of `isinstance` above
+# `children` by the node's own class: one dictionary lookup where a chain of `isinstance` calls
 # took up to ten (the optimiser, the usage check and the emitters walk every formula of a build)
 _CHILDREN = {
     Attr: lambda e: (e.base,), EntryFormula: lambda e: (e.base, *e.args), Unary: lambda e: (e.operand,),
