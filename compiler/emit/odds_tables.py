@@ -55,6 +55,7 @@ class _Evaluator:
         self._tmp: Any = None
         self._rules: tuple[Any] | None = None  # (the fight rules the chains run with,), made when first asked
         self._bases: dict[OddsPreset, list[dict[str, Any]]] = {}
+        self._fights: dict[Any, Any] = {}  # the chains' starting fights (`one_attack_a_turn`)
 
     def module(self) -> ModuleType:
         if self._module is None:
@@ -179,8 +180,8 @@ class _Evaluator:
             hit = odds.hit_probability if odds.hit is not None else None
             hits.append(None if hit is None or math.isnan(hit) else hit)
             damage.append(odds.expected_damage if odds.damage is not None else None)
-            until.append(_expected_attacks(mod, rules, preset, kwargs, odds) if preset.until_at and odds.damage
-                         else None)
+            until.append(_expected_attacks(mod, rules, preset, kwargs, odds, self._fights)
+                         if preset.until_at and odds.damage else None)
         return [hits, damage, until]
 
     def close(self) -> None:
@@ -190,6 +191,7 @@ class _Evaluator:
             self._tmp.cleanup()
             self._module = self._tmp = self._rules = None
             self._bases.clear()
+            self._fights.clear()
             forget(self.rs.id, empty=True)  # nothing computed from it holds any of it
 
 
@@ -220,7 +222,8 @@ class _Reuse:
         return self.fn(**kwargs)
 
 
-def _expected_attacks(mod: Any, rules: Any, preset: OddsPreset, kwargs: dict[str, Any], odds: Any) -> float | None:
+def _expected_attacks(mod: Any, rules: Any, preset: OddsPreset, kwargs: dict[str, Any], odds: Any,
+                      started: dict[Any, Any]) -> float | None:
     """The exact expected number of attacks, one a turn, until the damage totals `preset.until_at`:
     in a fight (the package's `until_plan`, so whatever the attack leaves on either side — a
     condition, a track's debuff, a modifier — acts on the attacks after it) where the ruleset's
@@ -236,7 +239,7 @@ def _expected_attacks(mod: Any, rules: Any, preset: OddsPreset, kwargs: dict[str
     spec = rules.actions.get(preset.procedure) if rules is not None else None
     counter = next((e for e in spec.effects if e.kind == "counter" and e.field == odds.damage), None) if spec else None
     if spec is not None and counter is not None:
-        fight, step = one_attack_a_turn(mod, spec, preset.procedure, kwargs, rules)
+        fight, step = one_attack_a_turn(mod, spec, preset.procedure, kwargs, rules, started)
         try:
             mean = fight.expected_until([step], {"who": step["roles"][counter.role], "counter": counter.key,
                                                  "at_least": at}, max_actions=MAX_UNTIL)

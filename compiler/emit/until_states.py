@@ -31,16 +31,26 @@ def fight_names(roles: tuple[str, ...]) -> dict[str, str]:
     return {role: f"角色{i + 1}" for i, role in enumerate(roles)}
 
 
-def one_attack_a_turn(mod: Any, spec: Any, procedure: str, kwargs: dict[str, Any],
-                      rules: Any = None) -> tuple[Any, dict[str, Any]]:
+def one_attack_a_turn(mod: Any, spec: Any, procedure: str, kwargs: dict[str, Any], rules: Any = None,
+                      started: dict[Any, Any] | None = None) -> tuple[Any, dict[str, Any]]:
     """The fight the pages' chains run — its roles' combatants from `kwargs`, named by
     `fight_names` — and the plan step of one `procedure` a turn with the rest of `kwargs` as its
-    options: (fight, step). `rules`: the package's fight rules to start it with (its own by default)."""
+    options: (fight, step). `rules`: the package's fight rules to start it with (its own by default).
+    `started`: fights already started with these rules, by their combatants' identities (a fight
+    is never changed in place, so the cells of a page that share the combatants share it)."""
     names = fight_names(spec.roles)
     step = {"procedure": procedure, "roles": names, "end_turn": True,
             "options": {k: v for k, v in kwargs.items() if k not in names}}
+    members = tuple(kwargs[r] for r in spec.roles)
+    key = tuple(map(id, members))
+    kept = started.get(key) if started is not None else None
+    if kept is not None and all(a is b for a, b in zip(kept[0], members)):
+        return kept[1], step
     combatants = {names[r]: kwargs[r] for r in spec.roles}
-    return (mod.start_fight(combatants) if rules is None else mod.Fight.start(rules, combatants)), step
+    fight = mod.start_fight(combatants) if rules is None else mod.Fight.start(rules, combatants)
+    if started is not None:
+        started[key] = (members, fight)  # holds the combatants: no identity is reused while kept
+    return fight, step
 
 
 def _possible(odds: Any, field: str) -> dict[Any, float]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple
 
-from .core import LimitExceeded, OutOfBounds
+from .core import LimitExceeded, OutOfBounds, cache
 from .fight_apply import Action
 from .fight_conditions import Refused
 from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until, expected_attacks
@@ -187,10 +187,7 @@ class _Chain:
         self.counted = counted
         self.steps: Dict[Any, List[Tuple[Any, Any, int, float]]] = {}
         self.grouped: Dict[Any, _Merged] = {}  # (procedure, its arguments) -> its merged outcomes
-        # (procedure, the fields read, roles) -> its `_plain_checks`
-        self.plain: Dict[Any, Tuple[Tuple[int, int, int, int, int], ...]] = {}
         self.work = 0
-        self.read: Dict[str, Tuple[str, ...]] = {}  # procedure -> the outcome fields apply reads, when asked
 
     def step(self, fight: Any, key: Any, place: int, step: PlanStep) -> List[Tuple[Any, Any, int, float]]:
         """The states one step leads to from `fight`: (state, its key, what the counted total
@@ -269,10 +266,13 @@ class _Chain:
             return None
         merged = self._grouped(step.procedure, spec, kwargs)
         read, grouped = merged.read, merged.values
-        which = (step.procedure, read, step.roles)
-        checks = self.plain.get(which)
+        which = (read, step.roles, counted.key, counted.who)
+        kept = _reads(self.rules, spec).plain
+        checks = kept.get(which)
         if checks is None:
-            checks = self.plain[which] = _plain_checks(spec, read, counted, roles)
+            if len(kept) >= 256:
+                kept.clear()
+            checks = kept[which] = _plain_checks(spec, read, counted, roles)
         return _plain_gains(grouped, checks)
 
     def _grouped(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> "_Merged":
@@ -291,12 +291,7 @@ class _Chain:
             odds = spec.odds(**kwargs)
         except TypeError:  # a required option left out
             raise bad_options(spec, procedure) from None
-        fields = odds.fields
-        wanted = self.read.get(procedure)
-        if wanted is None:
-            wanted = self.read[procedure] = _fields_read(self.rules, spec)
-        read = tuple(f for f in fields if f in wanted)
-        at = [fields.index(f) for f in read]
+        read, at = _reads(self.rules, spec).projection(odds.fields)
         merged: Dict[Tuple[Any, ...], float] = {}
         for projected, p in odds.project(at):  # each outcome's values of the fields read
             if p > 0.0:
@@ -400,6 +395,47 @@ def _plain_checks(spec: ActionSpec, read: Tuple[str, ...], counted: Target, role
         else:
             out.append((_ACTS, when, -1, 1, -1))
     return tuple(out)
+
+
+class _Reads:
+    """What a chain reads of one action spec under one set of fight rules, worked out once for
+    every chain that runs it (the pages run a chain per cell): the outcome fields `Fight.apply`
+    reads (`_fields_read`), where they stand among an odds' fields, and the `_plain_checks` of each
+    (fields read, roles, counted target)."""
+
+    __slots__ = ("rules", "spec", "fields", "plain", "_at")
+
+    def __init__(self, rules: FightRules, spec: ActionSpec) -> None:
+        self.rules = rules
+        self.spec = spec
+        self.fields = _fields_read(rules, spec)
+        self.plain: Dict[Any, Tuple[Tuple[int, int, int, int, int], ...]] = {}
+        self._at: Dict[Tuple[str, ...], Tuple[Tuple[str, ...], Tuple[int, ...]]] = {}
+
+    def projection(self, fields: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[int, ...]]:
+        """The fields read among an odds' `fields`, in their order, and their positions there."""
+        kept = self._at.get(fields)
+        if kept is None:
+            if len(self._at) >= 64:
+                self._at.clear()
+            read = tuple(f for f in fields if f in self.fields)
+            kept = self._at[fields] = (read, tuple(fields.index(f) for f in read))
+        return kept
+
+
+def _reads(rules: FightRules, spec: ActionSpec) -> _Reads:
+    """`spec`'s `_Reads` under `rules`, remembered by their identities (each entry holds both, so
+    no identity is reused while it is kept)."""
+    hit = _READS.get((id(rules), id(spec)))
+    if hit is not None and hit.spec is spec and hit.rules is rules:
+        return hit
+    if len(_READS) >= 1024:
+        _READS.clear()
+    made = _READS[(id(rules), id(spec))] = _Reads(rules, spec)
+    return made
+
+
+_READS: Dict[Tuple[int, int], _Reads] = cache()
 
 
 def _fields_read(rules: FightRules, spec: ActionSpec) -> Tuple[str, ...]:
