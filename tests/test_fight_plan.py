@@ -7,6 +7,7 @@ simulation of the fight API (the large run in the slow job)."""
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -272,3 +273,27 @@ def test_expected_until_is_the_plans_mean(dp, tracks):
     eyes = [step("attack", weapon="fist", part="eyes")]
     hp = {"who": "乙", "counter": "damage", "at_least": 12}
     assert abs(tf.expected_until(eyes, hp) - tf.until_plan(eyes, hp, max_actions=1000).expected) < 1e-9
+
+
+def test_what_a_chain_keeps_of_an_action_is_kept_apart_by_target_and_roles(dp):
+    """A chain's reads of an action (the fields it reads, the checks of the plain shortcut) are kept
+    for every later chain of the same rules: a chain counting another combatant, or acting with the
+    roles swapped, gets its own, so each answer is the one a fresh process gives, in any order."""
+    a = dp.Combatant(strength=5, martial=8, specialty=7, attack_extras=5)
+    b = dp.Combatant(strength=3, martial=4, basic_defense=4, parry_defense=2)
+    fight = dp.start_fight({"甲": a, "乙": b})
+    core = sys.modules[type(fight).__module__.rsplit(".", 1)[0] + ".core"]
+    swapped = {"attacker": "乙", "defender": "甲"}
+    cases = [([step("attack", weapon="拳")], {"who": "乙", "counter": "damage", "at_least": 12}),
+             ([step("attack", roles=swapped, weapon="拳")], {"who": "甲", "counter": "damage", "at_least": 12}),
+             ([step("attack", weapon="拳")], {"who": "乙", "counter": "damage", "at_least": 30}),
+             ([step("attack", weapon="拳")], {"who": "甲", "counter": "damage", "at_least": 12})]
+    fresh = []
+    for plan, target in cases:
+        core.clear_caches()
+        fresh.append(fight.expected_until(plan, target, max_actions=20))
+    assert None not in fresh[:3] and len(set(fresh[:3])) == 3
+    assert fresh[3] is None  # 甲 takes no damage from its own attacks
+    for order in (cases, cases[::-1]):
+        got = [fight.expected_until(p, t, max_actions=20) for p, t in order]
+        assert got == (fresh if order is cases else fresh[::-1])

@@ -79,6 +79,24 @@ def test_columns_count_characters_not_bytes():
     assert errors("甲 + 武技 + 不存在")[0].col == 9
 
 
+def test_a_text_read_again_is_the_same_tree_and_a_refused_one_is_refused_again():
+    for text in ("a + 1", "  甲 + 武技 * 2", "min(a, b) if flag else 0", " weapon.damage"):
+        first = S.parse(text)
+        assert S.parse(text) is first  # kept: trees are frozen
+        assert first == S._parse(text)  # and the same as a fresh reading, columns included
+    assert S.parse("  甲 + 武技").right.col == 6 and S.parse("  a + bb").right.col == 6
+    for _ in range(2):  # an error is never kept: each reading says it again
+        with pytest.raises(FormulaError):
+            S.parse("a +")
+    assert "a +" not in S._PARSED
+
+
+def test_the_kept_trees_are_bounded():
+    for i in range(S._MAX_PARSED + 10):
+        S.parse(f"a + {i}")
+    assert len(S._PARSED) <= S._MAX_PARSED
+
+
 def test_a_division_is_floor_or_ceil_of_whole_numbers():
     assert check("floor(a / 2)", SCOPE, want=(ir.INT,)).type == ir.INT
     assert isinstance(check("ceil(a / b)", SCOPE), ir.Div)
