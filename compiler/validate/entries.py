@@ -71,6 +71,9 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls, rep: Reporter,
     return raw, failed
 
 
+_CONVERTED = frozenset({"ref", "dice", "formula", "enum_list"})  # the field types `make` does more than read
+
+
 def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta: dict[str, dict[str, Any]],
                  stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter, ruleset_id: str = "", structure: tuple[Any, ...] = ()) -> tuple[Table, ...]:
     """The checked tables. A resident build (its memo) takes the IR of an entry whose document, and
@@ -90,10 +93,14 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
         fields = memo.intern(("fields", ruleset_id, tid), fields)
         refs = [(decl.id, decl.table or "") for decl in fields if decl.type == "ref"]
         plain = not any(decl.type == "formula" for decl in fields)  # formula functions are named in order
+        # each field as (id, default, the declaration when its value is more than read: a ref, dice,
+        # a formula or an enum list), so that an entry's plain values are read without a test each
+        read_as = tuple((decl.id, decl.default, decl if decl.type in _CONVERTED else None) for decl in fields)
 
         def make(eid: str, e: dict[str, Any], doc: Document, path: tuple[Any, ...], origin: str, span: Span,
                  rep: Reporter, tid: str = tid, fields: tuple[FieldDecl, ...] = fields, plain: bool = plain,
-                 refs: list[tuple[str, str]] = refs, context: object = None) -> Entry:
+                 refs: list[tuple[str, str]] = refs, read_as: tuple[Any, ...] = read_as,
+                 context: object = None) -> Entry:
             """The IR of one entry (its references checked). `context`: what its references read
             (the ids and names of the tables they point at, `check_tables`), when the caller knows it."""
             # An entry's IR is its data, its table's fields, its origin and its place: a document
@@ -112,9 +119,13 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                     memo.put("entry-in", (e, fields, context), kept)
                 return kept  # type: ignore[no-any-return]
             problems = len(rep.diags)
-            values: list[tuple[str, FieldValue]] = []
-            for decl in fields:
-                value: Any = e.get(decl.id, decl.default)
+            values: dict[str, FieldValue] = {}
+            get = e.get
+            for fid, default, decl in read_as:
+                value: Any = get(fid, default)
+                if decl is None:
+                    values[fid] = value
+                    continue
                 kind = decl.type
                 if kind == "ref":
                     value = _check_ref(value, decl.table or "", raw, failed, doc, path + (decl.id,), rep)
@@ -140,9 +151,9 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                         value = FormulaField(formula, functions[key])
                 elif kind == "enum_list":
                     value = tuple(value)
-                values.append((decl.id, value))
+                values[fid] = value
             entry = Entry(tid, eid, e["name"], e.get("description", ""), tuple(e.get("rules", [])),
-                          dict(values), e.get("not_specified"), origin, span)
+                          values, e.get("not_specified"), origin, span)
             if plain and len(rep.diags) == problems:
                 # An entry of an edited file that came out as it was is the same object as before,
                 # so that its rows are found again too.

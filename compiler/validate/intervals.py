@@ -70,14 +70,16 @@ def hull(values: Iterable[Interval]) -> Interval:
 def column_summary(t: Table, run: Sequence[Entry]) -> dict[str, Any]:
     """Each field's values over a run of a table's entries: a hull (numbers, dice), a set (refs)."""
     out: dict[str, Any] = {}
+    rows = [x.values for x in run]  # each entry's values read as a dict (`Entry.get`), once a run
     for f in t.fields:
+        fid = f.id
         if f.type == "ref":
-            out[f.id] = {x.get(f.id) for x in run}
+            out[fid] = {r[fid] for r in rows}
         elif f.type == "dice":
-            out[f.id] = dice_hull([x.get(f.id) for x in run])
+            out[fid] = dice_hull([r[fid] for r in rows])
         elif f.type in ("int", "bool"):
-            got = [int(v) if isinstance(v, (int, bool)) else 0 for v in (x.get(f.id) for x in run)]
-            out[f.id] = Interval(min(got), max(got))
+            got = [v if type(v) is int else int(v) if isinstance(v, (int, bool)) else 0 for v in [r[fid] for r in rows]]
+            out[fid] = Interval(min(got), max(got))
     return out
 
 
