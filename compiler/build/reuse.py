@@ -78,9 +78,12 @@ def _engines() -> str:
     import platform
 
     import jinja2
-    import jsonschema_rs
     import markupsafe
     import yaml
+
+    from ..validate.rs_import import load
+
+    jsonschema_rs = load()
 
     said = [f"python {platform.python_version()}", f"libyaml {getattr(yaml, '__with_libyaml__', '?')}"]
     for module in (jinja2, yaml, markupsafe, jsonschema_rs):

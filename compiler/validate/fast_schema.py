@@ -8,7 +8,8 @@ without importing jsonschema. jsonschema explains every instance it refuses (`sc
 
 Both read `pattern` as ECMA-262 does (the dialect of editors and of jsonschema-rs): `$` is the
 end of the text, where Python's `$` also matches before a final newline (`ecma_regex`).
-This module imports neither jsonschema nor the rest of the compiler.
+This module imports neither jsonschema nor the rest of the compiler, and jsonschema-rs without
+`email.utils` (`rs_import.py`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-import jsonschema_rs
-
+from .rs_import import load
 from .schema_dir import schema_dir
+
+jsonschema_rs = load()
 
 Check = Callable[[Any], bool]
 
