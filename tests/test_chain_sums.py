@@ -85,3 +85,32 @@ def test_plain_gains_by_column_equal_them_by_outcome(case: Any) -> None:
     assert found == expected
     if expected is not None:
         assert list(found or {}) == list(expected)  # the same order: the chain adds them in it
+
+
+def test_kept_answers_are_the_ones_computed_and_their_order_is_in_the_key() -> None:
+    """`expected_attacks` and a fight spec's `_plain_gains` keep their answers (the pages ask the
+    same ones hundreds of times): a kept answer is the one computed afresh, gains in another order
+    are another question (the sum adds them in their order), a refused threshold is refused every
+    time, and a caller changing the gains it was given changes no later answer."""
+    import pytest
+
+    from compiler.runtime.core import OutOfBounds, clear_caches
+    from compiler.runtime.fight_plan import _Reads
+
+    marginal, backwards = {0: 0.5, 2: 0.3, 7: 0.2}, {7: 0.2, 2: 0.3, 0: 0.5}
+    clear_caches()
+    first = expected_attacks(marginal, 40)
+    assert first == expected_attacks(dict(marginal), 40) == _expected_by_definition(marginal, 40)
+    assert expected_attacks(backwards, 40) == _expected_by_definition(backwards, 40)
+    for _ in range(2):
+        with pytest.raises(OutOfBounds):
+            expected_attacks({v: 1 / 100 for v in range(1, 101)}, 100_000)
+    reads = _Reads.__new__(_Reads)
+    reads._gains = {}
+    grouped = [((2, True), 0.25), ((0, False), 0.5), ((5, True), 0.25)]
+    checks = ((_COUNTED, 1, 0, 1, -1),)
+    got = reads.gains(checks, grouped)
+    assert got == _gains_by_outcome(grouped, checks) and list(got or {}) == [2, 0, 5]
+    got[2] = 99.0  # type: ignore[index]
+    assert reads.gains(checks, grouped) == _gains_by_outcome(grouped, checks)
+    assert reads.gains(((_NO_AMOUNT, 1, 0, 1, -1),), grouped) is None  # other checks: their own answer

@@ -267,13 +267,14 @@ class _Chain:
         merged = self._grouped(step.procedure, spec, kwargs)
         read, grouped = merged.read, merged.values
         which = (read, step.roles, counted.key, counted.who)
-        kept = _reads(self.rules, spec).plain
+        reads = _reads(self.rules, spec)
+        kept = reads.plain
         checks = kept.get(which)
         if checks is None:
             if len(kept) >= 256:
                 kept.clear()
             checks = kept[which] = _plain_checks(spec, read, counted, roles)
-        return _plain_gains(grouped, checks)
+        return reads.gains(checks, grouped)
 
     def _grouped(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> "_Merged":
         """The procedure's outcomes for these arguments, merged by the fields the fight reads."""
@@ -400,10 +401,11 @@ def _plain_checks(spec: ActionSpec, read: Tuple[str, ...], counted: Target, role
 class _Reads:
     """What a chain reads of one action spec under one set of fight rules, worked out once for
     every chain that runs it (the pages run a chain per cell): the outcome fields `Fight.apply`
-    reads (`_fields_read`), where they stand among an odds' fields, and the `_plain_checks` of each
-    (fields read, roles, counted target)."""
+    reads (`_fields_read`), where they stand among an odds' fields, the `_plain_checks` of each
+    (fields read, roles, counted target), and `_plain_gains` by those checks and the merged
+    outcomes (the cells of a page's column of 1,000 weapons hold about 30 distinct ones)."""
 
-    __slots__ = ("rules", "spec", "fields", "plain", "_at")
+    __slots__ = ("rules", "spec", "fields", "plain", "_at", "_gains")
 
     def __init__(self, rules: FightRules, spec: ActionSpec) -> None:
         self.rules = rules
@@ -411,6 +413,18 @@ class _Reads:
         self.fields = _fields_read(rules, spec)
         self.plain: Dict[Any, Tuple[Tuple[int, int, int, int, int], ...]] = {}
         self._at: Dict[Tuple[str, ...], Tuple[Tuple[str, ...], Tuple[int, ...]]] = {}
+        self._gains: Dict[Any, Optional[Dict[int, float]]] = {}
+
+    def gains(self, checks: Tuple[Tuple[int, int, int, int, int], ...],
+              grouped: List[Tuple[Tuple[Any, ...], float]]) -> Optional[Dict[int, float]]:
+        """`_plain_gains(grouped, checks)`, a new dict each time (at most 1,024 kept)."""
+        key = (checks, tuple(grouped))
+        found = self._gains.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            if len(self._gains) >= 1024:
+                self._gains.clear()
+            found = self._gains[key] = _plain_gains(grouped, checks)
+        return None if found is None else dict(found)
 
     def projection(self, fields: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[int, ...]]:
         """The fields read among an odds' `fields`, in their order, and their positions there."""
@@ -436,6 +450,7 @@ def _reads(rules: FightRules, spec: ActionSpec) -> _Reads:
 
 
 _READS: Dict[Tuple[int, int], _Reads] = cache()
+_UNKNOWN: Any = object()  # not kept yet (None is a kept answer)
 
 
 def _fields_read(rules: FightRules, spec: ActionSpec) -> Tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from .core import OutOfBounds
+from .core import OutOfBounds, cache
 
 MAX_ATTACKS = 10_000
 MAX_THRESHOLD = 100_000
@@ -181,6 +181,17 @@ def expected_attacks(marginal: Mapping[int, float], threshold: int) -> Optional[
     steps = [(int(v), float(p)) for v, p in marginal.items() if v > 0 and p > 0]
     if threshold * max(1, len(steps)) > MAX_CHAIN_WORK:
         raise OutOfBounds(f"阈值×结果种数超过{MAX_CHAIN_WORK}", key="threshold")
+    key = (stay, tuple(steps), threshold)  # all the answer is made from, in its order
+    found = _EXPECTED.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        if len(_EXPECTED) >= 4096:
+            _EXPECTED.clear()
+        found = _EXPECTED[key] = _expected(stay, steps, threshold)
+    return found
+
+
+def _expected(stay: float, steps: List[Tuple[int, float]], threshold: int) -> Optional[float]:
+    """`expected_attacks` from the chance of no gain and the gains with their chances."""
     if not steps or stay >= 1.0:
         return None
     scale = 1.0 - stay
@@ -191,6 +202,10 @@ def expected_attacks(marginal: Mapping[int, float], threshold: int) -> Optional[
     for t in range(threshold - 1, -1, -1):
         e[t] = (1.0 + sum([p * e[t + v] for v, p in low])) / scale
     return e[0]
+
+
+_EXPECTED: Dict[Tuple[Any, ...], Optional[float]] = cache()  # expected_attacks' answers (the pages ask again and again)
+_UNKNOWN: Any = object()
 
 
 def sequence_odds(odds: Callable[..., Any], field: str, threshold: int, max_attacks: int,
