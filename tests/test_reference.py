@@ -92,6 +92,31 @@ def test_an_odds_preset_must_give_every_parameter_without_a_default(tmp_path: Pa
     assert diag.span.file.endswith("ruleset.yaml") and "'thrown'" in diag.message
 
 
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ("attacker: {力量: 4,", "attacker: {力量: false,", "stat '力量' is a whole-number stat: give a whole number, not false"),
+    ("attacker: {力量: 4,", "attacker: {力量: 400,", "400 is outside the range of stat '力量', 0..30"),
+    ("attacker: {力量: 4,", "attacker: {力量: 4, 无助: 3,", "stat '无助' is a true/false stat: give true or false, not 3"),
+    ("values: [0, 2, 4, 6, 8, 10]", "values: [0, 2, 4, 6, 8, 999]", "999 is outside the range of stat '基础防御', 0..60"),
+    ("vary: {target: defender.basic_defense", "vary: {target: defender.helpless",
+     "'defender.helpless' is a true/false stat: it cannot be varied over whole numbers"),
+])
+def test_an_odds_presets_stats_are_of_their_type_and_range(tmp_path: Path, old: str, new: str, says: str):
+    """The combatants an odds preset gives, and the values it varies a stat over, are checked
+    against the stats as the generated `Combatant` checks them: a file:line:col diagnostic, never
+    an internal error when the pages' odds are computed (found by tests/test_fuzz.py)."""
+    rs = tmp_path / "tracks"
+    shutil.copytree(ROOT / "rules" / "tracks", rs)
+    manifest = rs / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    assert old in text
+    manifest.write_text(text.replace(old, new, 1), encoding="utf-8")
+    build = compile_rules([rs])
+    assert not build.ok and not build.files
+    [diag] = build.diagnostics
+    assert diag.code == "bad-stat-value" and diag.span.file.endswith("ruleset.yaml") and diag.span.line >= 44
+    assert diag.message == says
+
+
 def test_special_int_values_are_named_and_identical_curves_merged():
     """An int field's `labels` name its special values on the page (dp's speed −1 is 'the attack
     type's'), and weapons with the same curve are one line named together, not hidden lines."""

@@ -96,6 +96,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{param}' 不是 '{id}' 中接受 '{table}' 条目的参数",
         "'{param}' is not a parameter of '{id}' that takes a '{table}' entry",
     ),
+    "bad-stat-value.bool-stat-takes-true": (
+        "属性 '{stat}' 是真/假属性，要给 true 或 false，得到 {value}",
+        "stat '{stat}' is a true/false stat: give true or false, not {value}",
+    ),
+    "bad-stat-value.int-stat-takes-whole": (
+        "属性 '{stat}' 是整数属性，要给整数，得到 {value}",
+        "stat '{stat}' is a whole-number stat: give a whole number, not {value}",
+    ),
+    "bad-stat-value.outside-stat-range": (
+        "{value!r} 超出属性 '{stat}' 的范围 {lo}..{hi}",
+        "{value!r} is outside the range of stat '{stat}', {lo}..{hi}",
+    ),
+    "bad-stat-value.vary-bool-stat": (
+        "'{target}' 是真/假属性，不能用整数变化",
+        "'{target}' is a true/false stat: it cannot be varied over whole numbers",
+    ),
     "bad-state-stats.not-true-false-field": (
         "'{flag}' 不是表 '{states}' 的真/假字段",
         "'{flag}' is not a true/false field of table '{states}'",

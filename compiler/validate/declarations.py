@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Diagnostic, did_you_mean
+from ..diagnostics import Diagnostic, Span, did_you_mean
 from ..ir import (
     ErrorType,
     NotModelled,
@@ -204,13 +204,28 @@ def _declared_formulas(m: Document, scope: Scope, rep: Reporter) -> None:
         scope.formulas[f["id"]] = scope.formulas[f["name"]] = spec
 
 
+def _stat_value(stat: Stat, value: Any, span: Span, rep: Reporter) -> None:
+    """A stat's value given in the manifest (an odds preset's combatant, or a value it varies a
+    stat over): of the stat's type and inside its range, as the generated `Combatant` requires."""
+    shown = ("true" if value else "false") if isinstance(value, bool) else value  # as YAML writes it
+    if stat.type == "bool":
+        if not isinstance(value, bool):
+            rep.error(span, "bad-stat-value", say("bad-stat-value.bool-stat-takes-true", stat=stat.name, value=shown))
+    elif isinstance(value, bool) or not isinstance(value, int):
+        rep.error(span, "bad-stat-value", say("bad-stat-value.int-stat-takes-whole", stat=stat.name, value=shown))
+    elif not stat.min <= value <= stat.max:
+        rep.error(span, "bad-stat-value",
+                  say("bad-stat-value.outside-stat-range", stat=stat.name, value=value, lo=stat.min, hi=stat.max))
+
+
 def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple[Table, ...],
                   stats: tuple[Stat, ...], rep: Reporter, declared: set[str]) -> tuple[OddsPreset, ...]:
     """Check the reference odds presets against the procedures and tables they name (a procedure
     that is declared but failed its own checks is reported there, not again here)."""
     out = []
     procs = {p.id: p for p in procedures}
-    stat_keys = {s.id for s in stats} | {s.name for s in stats}
+    by_key = {**{s.id: s for s in stats}, **{s.name: s for s in stats}}
+    stat_keys = set(by_key)
     for i, o in enumerate(m.data.get("reference", {}).get("odds", [])):
         path = ("reference", "odds", i)
         proc = procs.get(o["procedure"])
@@ -229,10 +244,13 @@ def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple
             if cid not in params or params[cid].type != "combatant":
                 rep.error(m.span(path + ("combatants", cid)), "bad-param", say("bad-param.not-combatant-parameter", cid=cid),
                           did_you_mean(cid, params))
-            for key in values:
-                if key not in stat_keys:
+            for key, value in values.items():
+                stat = by_key.get(key)
+                if stat is None:
                     rep.error(m.span(path + ("combatants", cid, key), key=True), "unknown-stat",
                               say("unknown-stat.no-stat", key_=key), did_you_mean(key, stat_keys))
+                else:
+                    _stat_value(stat, value, m.span(path + ("combatants", cid, key)), rep)
         for key in o.get("args", {}):
             if key not in params:
                 rep.error(m.span(path + ("args", key), key=True), "bad-param", say("bad-param.not-parameter", key_=key, id=proc.id), did_you_mean(key, params))
@@ -247,6 +265,12 @@ def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple
                 not stat and params[head].type != "int"):
             rep.error(m.span(path + ("vary", "target")), "bad-param",
                       say("bad-param.neither-int-parameter-nor", target=target, id=proc.id))
+        elif stat and by_key[stat].type == "bool":
+            rep.error(m.span(path + ("vary", "target")), "bad-stat-value",
+                      say("bad-stat-value.vary-bool-stat", target=target))
+        elif stat:  # each value is a stat of the combatant the page makes: inside the stat's range
+            for j, value in enumerate(o["vary"]["values"]):
+                _stat_value(by_key[stat], value, m.span(path + ("vary", "values", j)), rep)
         out.append(OddsPreset(o["title"], o["table"], proc.id, o["param"],
                               tuple((k, tuple(v.items())) for k, v in o.get("combatants", {}).items()),
                               tuple(o.get("args", {}).items()), target, o["vary"]["name"],
