@@ -182,11 +182,13 @@ def expected_attacks(marginal: Mapping[int, float], threshold: int) -> Optional[
     if threshold * max(1, len(steps)) > MAX_CHAIN_WORK:
         raise OutOfBounds(f"阈值×结果种数超过{MAX_CHAIN_WORK}", key="threshold")
     key = (stay, tuple(steps), threshold)  # all the answer is made from, in its order
-    found = _EXPECTED.get(key, _UNKNOWN)
-    if found is _UNKNOWN:
-        if len(_EXPECTED) >= 4096:
-            _EXPECTED.clear()
-        found = _EXPECTED[key] = _expected(stay, steps, threshold)
+    try:
+        return _EXPECTED[key]
+    except KeyError:
+        pass
+    if len(_EXPECTED) >= 4096:
+        _EXPECTED.clear()
+    found = _EXPECTED[key] = _expected(stay, steps, threshold)
     return found
 
 
@@ -205,7 +207,6 @@ def _expected(stay: float, steps: List[Tuple[int, float]], threshold: int) -> Op
 
 
 _EXPECTED: Dict[Tuple[Any, ...], Optional[float]] = cache()  # expected_attacks' answers (the pages ask again and again)
-_UNKNOWN: Any = object()
 
 
 def sequence_odds(odds: Callable[..., Any], field: str, threshold: int, max_attacks: int,

@@ -419,8 +419,9 @@ class _Reads:
               grouped: List[Tuple[Tuple[Any, ...], float]]) -> Optional[Dict[int, float]]:
         """`_plain_gains(grouped, checks)`, a new dict each time (at most 1,024 kept)."""
         key = (checks, tuple(grouped))
-        found = self._gains.get(key, _UNKNOWN)
-        if found is _UNKNOWN:
+        try:
+            found = self._gains[key]
+        except KeyError:
             if len(self._gains) >= 1024:
                 self._gains.clear()
             found = self._gains[key] = _plain_gains(grouped, checks)
@@ -450,7 +451,6 @@ def _reads(rules: FightRules, spec: ActionSpec) -> _Reads:
 
 
 _READS: Dict[Tuple[int, int], _Reads] = cache()
-_UNKNOWN: Any = object()  # not kept yet (None is a kept answer)
 
 
 def _fields_read(rules: FightRules, spec: ActionSpec) -> Tuple[str, ...]:
