@@ -363,9 +363,33 @@ def _runtime_source(module: str) -> str:
 
 def compiled(rs: Ruleset, rel: str, text: str) -> CodeType:
     """The code object of an emitted module, compiled once a build (the check below and the
-    import that computes the pages' odds both need it)."""
-    return current().once("python-code", (text,), lambda: compile(text, f"generated/{rs.id}/{rel}", "exec",
-                                                               dont_inherit=True))
+    import that computes the pages' odds both need it). A resident build keeps it by the module's
+    text after its opening comment lines and their number: every edit changes the header (the
+    content hash), and compiling the unchanged rest again was a third of a rebuild after an edit.
+    Comment lines make no code, and with as many of them the line numbers are the same."""
+    memo = current()
+    filename = f"generated/{rs.id}/{rel}"
+    if not memo.resident:
+        return memo.once("python-code", (text,), lambda: compile(text, filename, "exec", dont_inherit=True))
+    lines, body = comment_head(text)
+    name = memo.key("python-code", filename, str(lines), body)
+    code = memo.load(name)
+    if not isinstance(code, CodeType):
+        code = compile(text, filename, "exec", dont_inherit=True)
+        memo.save(name, code)
+    return code
+
+
+def comment_head(text: str) -> tuple[int, str]:
+    """How many lines `text` opens with that are comments and nothing else (a `#`, then printable
+    characters only: no line break Python would see, no form feed), and the text after them."""
+    at, lines = 0, 0
+    while text.startswith("#", at):
+        end = text.find("\n", at)
+        if end < 0 or not text[at:end].isprintable():
+            break
+        at, lines = end + 1, lines + 1
+    return lines, text[at:]
 
 
 def _check_compiles(rs: Ruleset, rel: str, text: str, header: str) -> None:
