@@ -8,9 +8,11 @@ same documents, and Jinja rendering the same model template.
 from __future__ import annotations
 
 import gc
+import glob
 import json
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -274,6 +276,8 @@ def bench_rebuild(repeats: int = 3) -> list[Row]:
     f, e, b = statistics.median(full), statistics.median(edit), statistics.median(back)
     bf, be = bundled_rebuild(repeats)["this tree"]
     start = oneshot_start(repeats)
+    sc, se, sf = served_rebuild(max(5, repeats))
+    pc, pe, pf = served_rebuild(repeats, 10000)
     return [
         ("full build, bundled rulesets", "`rulec build`, cache off, CPU", f"{bf:.2f} s", "", ""),
         ("one-shot rebuild after editing one weapon of `rules/dp` (bundled)", "`rulec build`, cache warm, CPU",
@@ -287,6 +291,16 @@ def bench_rebuild(repeats: int = 3) -> list[Row]:
          f"{b:.2f} s", f"{b / f * 100:.1f}% of the full build", "≤ 15%"),
         ("rebuild after editing one weapon file (10,000)", "`rulec build --watch` (resident), median, wall",
          f"{resident:.2f} s", f"{resident / f * 100:.1f}% of the full build's CPU", "≤ 5%"),
+        ("full build, bundled rulesets (beside the server's rows)", "`rulec build`, cache off, CPU",
+         f"{sc:.2f} s", "", ""),
+        ("one-shot after editing one weapon of `rules/dp`, build server on", "`RULEC_SERVER=on rulec build`, "
+         "CPU of the client and of the server", f"{se:.2f} s", f"{se / sc * 100:.1f}% of the full build", "≤ 15%"),
+        ("the first build through the server (it starts the server)", "the same", f"{sf:.2f} s",
+         f"{sf / sc * 100:.0f}% of the full build", ""),
+        ("full build, dp + 10,000 weapons (beside the server's rows)", "`rulec build`, cache off, CPU",
+         f"{pc:.2f} s", "", ""),
+        ("one-shot after editing one weapon file (10,000), build server on", "the same", f"{pe:.2f} s",
+         f"{pe / pc * 100:.1f}% of the full build", "≤ 15%"),
     ]
 
 
@@ -378,6 +392,65 @@ def _alternated(repeats: int, trees: dict[str, Path], copy: Callable[[Path, Path
                                   encoding="utf-8")
                 samples[name][1].append(_tree_build(tree, home, "out", "cache"))
     return {name: (statistics.median(cold), statistics.median(edit)) for name, (cold, edit) in samples.items()}
+
+
+def served_rebuild(repeats: int, size: int = 0) -> tuple[float, float, float]:
+    """The one-shot `rulec build` with the build server on (`RULEC_SERVER=on`, build/server.py):
+    the bundled rulesets (or dp with a pack of `size` weapons) in a home folder, built through the
+    server once (which starts it); then, each round, a cold build in the process (cache off, a
+    fresh folder, no server) and a served build after one more edit of one weapon's notes. A
+    served build costs the client process (CPU from `os.wait4`) and the server's share (the CPU
+    the server process spent meanwhile, from /proc/PID/task/*/schedstat): both are counted.
+    Medians (cold, served edit, the first served build)."""
+    from bench.build_floor import cpu_seconds
+    from compiler.cli import server_link
+
+    with tempfile.TemporaryDirectory(prefix="rulec-bench-") as tmp:
+        home = Path(tmp)
+        if size:
+            pack = PACKS / f"w{size}"
+            if not pack.exists():
+                make_pack(size, pack)
+            shutil.copytree(ROOT / "rules" / "dp", home / "dp")
+            shutil.copytree(pack, home / "pack")
+            rules = ["--rules", str(home / "dp"), "--rules", str(home / "pack")]
+            files = sorted(pack.glob("weapons_*.yaml"))
+            edited = home / "pack" / files[min(3, len(files) - 1)].name
+        else:
+            shutil.copytree(ROOT / "rules", home / "rules")
+            rules = ["--rules", str(home / "rules")]
+            edited = home / "rules" / "dp" / "tables" / "weapons.yaml"
+        build = [sys.executable, "-m", "compiler", "build", *rules, "--out"]
+        served_env = {**os.environ, "RULEC_SERVER": "on", "RULEC_CACHE_DIR": str(home / "cache"),
+                      "RULEC_SERVER_IDLE": "600"}
+        alone_env = {k: v for k, v in os.environ.items() if k != "RULEC_SERVER"} | {"RULEC_CACHE_DIR": "off"}
+        first_client = cpu_seconds(build + [str(home / "out")], served_env)
+        (sock,) = (home / "cache" / "server").glob("*.sock")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.connect(str(sock))
+            ids = server_link.peer_ids(probe)
+        assert ids is not None
+        pid = ids[0]
+        first = first_client + _process_cpu(pid)  # the server's CPU so far: its start and that build
+        cold, served = [], []
+        try:
+            for i in range(repeats):
+                shutil.rmtree(home / "cold", ignore_errors=True)
+                cold.append(cpu_seconds(build + [str(home / "cold")], alone_env))
+                edited.write_text(edited.read_text(encoding="utf-8").replace("notes: ", f"notes: 第{i}次修改：", 1),
+                                  encoding="utf-8")
+                before = _process_cpu(pid)
+                client = cpu_seconds(build + [str(home / "out")], served_env)
+                served.append(client + _process_cpu(pid) - before)
+        finally:
+            subprocess.run([sys.executable, "-m", "compiler", "server", "stop"], cwd=ROOT, env=served_env,
+                           capture_output=True)
+    return statistics.median(cold), statistics.median(served), first
+
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds another process has spent, summed over its threads (nanoseconds, from schedstat)."""
+    return sum(int(Path(f).read_text().split()[0]) for f in glob.glob(f"/proc/{pid}/task/*/schedstat")) / 1e9
 
 
 def _tree_build(tree: Path, home: Path, out: str, cache: str) -> float:

@@ -4,6 +4,7 @@ rules and tests/cases/rulesets/, see tests/every_ruleset.py), imported as packag
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from rulec.build.write import write_tree
 from every_ruleset import RULESETS, SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
+os.environ.pop("RULEC_SERVER", None)  # the tests' `rulec build` runs in its process (test_server.py starts its own)
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,13 @@ import sys
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["build"]:
+        from . import server_link
+
+        if server_link.enabled() and server_link.served(sys.argv[1:]):
+            code = server_link.forward(sys.argv[1:])
+            if code is not None:
+                sys.exit(code)
     from . import play_args
 
     parsed = play_args.parse(sys.argv[1:])

@@ -87,11 +87,15 @@ def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ..
     whose unchanged rulesets' files it may reuse (build/reuse.py)."""
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
+    from ..build import resident
     from ..build.facade import compile_rules
     from ..memo import Memo
 
     progress = _Progress()
     try:
+        session = resident.session(paths, targets) if not uncached and stop_after == "emit" else None
+        if session is not None:  # in a build server (cli/server.py): its resident build of these rules
+            return session.build(progress)
         return compile_rules(paths, progress=progress, stop_after=stop_after, targets=targets,
                              memo=Memo() if uncached else None, previous=None if uncached else previous)
     finally:
@@ -239,6 +243,20 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
                                                           time=time.strftime("%H:%M:%S")))
     except KeyboardInterrupt:
         click.echo(say("cli.rulec-stopped-watching"), err=True)
+    return EXIT_OK
+
+
+@main.group("server", help=say("help.cmd.server"))
+def server_group() -> None:
+    """The build server behind RULEC_SERVER=on (server_link.py, server.py)."""
+
+
+@server_group.command("stop", help=say("help.cmd.server-stop"))
+@guarded
+def server_stop() -> int:
+    from . import server_link
+
+    click.echo(say("cli.server-stopped" if server_link.stop() else "cli.server-none"), err=True)
     return EXIT_OK
 
 

@@ -129,6 +129,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "把规则编译成 Python 和 JavaScript 包以及参考页面。",
         "Compile rules into Python and JavaScript packages and reference pages.",
     ),
+    "help.cmd.server": (
+        "构建服务（设 RULEC_SERVER=on 时启用）：常驻进程保留上次的构建，改动后 rulec build 只重做受影响的部分。",
+        "The build server (on with RULEC_SERVER=on): a resident process keeps the last build, so that `rulec build` "
+        "after an edit redoes only what the edit touches.",
+    ),
+    "help.cmd.server-stop": (
+        "停止本文件夹和本环境的构建服务（它闲置 15 分钟后也会自己退出）。",
+        "Stop the build server of this folder and environment (it also exits after 15 minutes without a build).",
+    ),
+    "cli.server-stopped": ("rulec：构建服务已停止", "rulec: the build server has stopped"),
+    "cli.server-none": ("rulec：这里没有正在运行的构建服务", "rulec: no build server is running here"),
     "help.cmd.diff": (
         "比较两个规则文件夹、扩展包或 git 版本（HEAD~1、main:rules）：新增、删除和改动的条目，改动的裁定，"
         "以及每个改动的武器、攻击类型和特定部位攻击对页面所用防御方分布的命中率、期望伤害和期望攻击次数的变化。"

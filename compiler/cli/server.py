@@ -1,0 +1,142 @@
+"""The build server behind `RULEC_SERVER=on` (the client's side and the rules of who may talk to
+whom: server_link.py).
+
+A server is started in one context (a working folder, an interpreter and copy of rulec, the
+environment a build reads) and serves that context only: each request carries the client's key
+and is refused unless it is the server's own. A request is a `rulec build` command line and the
+client's standard input, output and error; the server runs the command as the process would
+(entry.py), writing to the client's terminal, and answers with the exit code. Its builds are
+resident (`build/resident.py`: one `Session` per rule paths and targets), so a build after an edit
+redoes only what depends on the edit, and every build's output is byte for byte a one-shot
+build's (a session's guarantee, tests/test_session.py; tests/test_server.py for the server).
+
+It refuses, and exits, when rulec's own sources changed since it started (the client then builds
+in the process); it exits after `RULEC_SERVER_IDLE` seconds (15 minutes) without a request, on `rulec server stop`, and
+when another server holds its lock. SIGINT, which a client sends on Ctrl-C, interrupts the build
+being run (the command reports it, as in the process) and never the server.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import server_link
+from ..build import resident
+from ..build.stamp import compiler_digest
+
+
+def serve(path: str) -> None:
+    sock_path = Path(path)
+    os.environ.pop("RULEC_SERVER", None)  # the commands run here build here
+    key = server_link._key()
+    lock = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # another server of this context is starting or running
+        os.close(lock)
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        sock_path.unlink(missing_ok=True)  # a server that was killed left it
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(path)
+        listener.listen(16)
+        listener.settimeout(server_link.idle())
+        digest = compiler_digest()
+        resident.enable()
+        try:
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except socket.timeout:
+                    break
+                except KeyboardInterrupt:  # a Ctrl-C that came after its build ended
+                    continue
+                with conn:
+                    try:
+                        if not _handle(conn, key, digest):
+                            break
+                    except (OSError, KeyboardInterrupt):
+                        continue  # the client went away
+        finally:
+            sock_path.unlink(missing_ok=True)
+            listener.close()
+    finally:
+        os.close(lock)
+
+
+def _handle(conn: socket.socket, key: dict[str, Any], digest: str) -> bool:
+    """Answer one request; False when the server is to exit."""
+    ids = server_link.peer_ids(conn)
+    if ids is not None and ids[1] != os.getuid():
+        return True
+    conn.settimeout(10.0)  # a caller that sends nothing holds up the next for this long at most
+    data, fds, _flags, _addr = socket.recv_fds(conn, 65536, 3)
+    try:
+        message = server_link.receive(conn, data)
+        if message is None or message.get("key") != key:
+            server_link.send(conn, {"refused": "context"})
+            return True
+        if message.get("stop"):
+            server_link.send(conn, {"stopped": True})
+            return False
+        compiler_digest.cache_clear()
+        if compiler_digest() != digest:  # rulec was changed: this process runs the old one
+            server_link.send(conn, {"refused": "stale"})
+            return False
+        argv = message.get("argv")
+        if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv) and server_link.served(argv)
+                and len(fds) == 3):
+            server_link.send(conn, {"refused": "request"})
+            return True
+        owned, fds = fds, []
+        code = _run(argv, owned)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    server_link.send(conn, {"exit": code})
+    return True
+
+
+def _run(argv: list[str], fds: list[int]) -> int:
+    """`rulec ARGV` with the client's standard streams as this process's (they are closed after)."""
+    from .entry import main
+
+    saved = [os.dup(i) for i in (0, 1, 2)]
+    try:
+        try:
+            for i, fd in enumerate(fds):
+                os.dup2(fd, i)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        sys.argv = ["rulec", *argv]
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except KeyboardInterrupt:
+            code = 130
+        except Exception as exc:  # noqa: BLE001  (the command's own guard let it through: said, and served on)
+            from ..messages import say
+
+            print(say("output.rulec-internal-error-rulec", name__=type(exc).__name__, exc=exc), file=sys.stderr)
+            code = 3
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+    finally:
+        for i, fd in enumerate(saved):
+            os.dup2(fd, i)
+            os.close(fd)
+    return code

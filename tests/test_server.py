@@ -1,0 +1,165 @@
+"""The build server (`RULEC_SERVER=on`: cli/server_link.py, cli/server.py): a `rulec build` it
+runs writes what the process's own build writes and reports the same, it serves only the context
+it was started in, a user's folder that others may enter is never used, and it stops when asked."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rulec.cli import server
+from rulec.build.stamp import compiler_digest
+from rulec.cli import server_link
+
+ROOT = Path(__file__).resolve().parent.parent
+MINI = ROOT / "tests" / "cases" / "rulesets" / "mini"
+RULEC = [sys.executable, "-c", "import sys; from rulec.cli.entry import main; sys.argv[0] = 'rulec'; main()"]
+
+pytestmark = pytest.mark.skipif(not hasattr(socket, "send_fds"), reason="no Unix sockets that carry descriptors")
+
+
+class Context:
+    """A working folder with the mini ruleset and an environment with the server on."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.cwd = tmp / "work"
+        shutil.copytree(MINI, self.cwd / "mini")
+        self.env = {**os.environ, "RULEC_SERVER": "on", "RULEC_CACHE_DIR": str(tmp / "cache"),
+                    "RULEC_SERVER_IDLE": "120", "NO_COLOR": "1"}
+
+    def rulec(self, *args: str, server: bool = True) -> subprocess.CompletedProcess[str]:
+        env = dict(self.env) if server else {k: v for k, v in self.env.items() if k != "RULEC_SERVER"}
+        return subprocess.run([*RULEC, *args], cwd=self.cwd, env=env, capture_output=True, text=True, timeout=120)
+
+    def sockets(self) -> list[Path]:
+        folder = Path(self.env["RULEC_CACHE_DIR"]) / "server"
+        return sorted(folder.glob("*.sock")) if folder.is_dir() else []
+
+    def stop(self) -> None:
+        self.rulec("server", "stop")
+        deadline = time.monotonic() + 10
+        while self.sockets() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def context(tmp_path: Path):  # type: ignore[no-untyped-def]
+    ctx = Context(tmp_path)
+    yield ctx
+    ctx.stop()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_served_build_writes_and_says_what_the_process_would(context: Context) -> None:
+    first = context.rulec("build", "--rules", "mini", "--out", "served")
+    assert first.returncode == 0, first.stderr
+    assert context.rulec("build", "--rules", "mini", "--out", "alone", server=False).returncode == 0
+    assert len(context.sockets()) == 1  # started by that build, which it ran
+    weapons = context.cwd / "mini" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("damage: 1", "damage: 3"), encoding="utf-8")
+    again = context.rulec("build", "--rules", "mini", "--out", "served")
+    alone = context.rulec("build", "--rules", "mini", "--out", "alone", server=False)
+    assert again.returncode == alone.returncode == 0
+    assert _tree(context.cwd / "served") == _tree(context.cwd / "alone")  # the stamp included
+    assert again.stderr.replace("served", "OUT") == alone.stderr.replace("alone", "OUT")
+
+
+def test_a_failed_build_fails_the_same_way(context: Context) -> None:
+    assert context.rulec("build", "--rules", "mini", "--out", "out").returncode == 0
+    weapons = context.cwd / "mini" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("damage: 1", "damage: 1, dammage: 2"),
+                       encoding="utf-8")
+    served = context.rulec("build", "--rules", "mini", "--out", "out")
+    alone = context.rulec("build", "--rules", "mini", "--out", "out", server=False)
+    assert served.returncode == alone.returncode == 1
+    assert served.stderr == alone.stderr and "weapons.yaml:5:" in served.stderr
+    assert len(context.sockets()) == 1  # the same server answered both of its builds
+
+
+def test_ctrl_c_that_reaches_the_server_between_builds_leaves_it_serving(context: Context) -> None:
+    assert context.rulec("build", "--rules", "mini", "--out", "out").returncode == 0
+    (path,) = context.sockets()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(str(path))
+        ids = server_link.peer_ids(sock)
+    assert ids is not None
+    os.kill(ids[0], signal.SIGINT)
+    time.sleep(0.2)
+    assert context.rulec("build", "--rules", "mini", "--out", "out2").returncode == 0
+    assert context.sockets() == [path]
+
+
+def test_stop(context: Context) -> None:
+    assert "没有正在运行" in context.rulec("server", "stop").stderr
+    assert context.rulec("build", "--rules", "mini", "--out", "out").returncode == 0
+    assert context.sockets()
+    assert "已停止" in context.rulec("server", "stop").stderr
+    context.stop()
+    assert not context.sockets()
+
+
+def test_a_folder_others_may_enter_is_never_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path))
+    folder = tmp_path / "server"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    assert not server_link.private(folder)
+    assert server_link.forward(["build"]) is None  # refused at once: the caller builds in its process
+    assert list(folder.iterdir()) == []
+    folder.chmod(0o700)
+    assert server_link.private(folder)
+    link = tmp_path / "link"
+    link.symlink_to(folder)
+    assert not server_link.private(link)
+
+
+def test_served_only_builds() -> None:
+    assert server_link.served(["build", "--out", "x"])
+    for argv in (["build", "--watch"], ["build", "--check"], ["build", "--help"], ["validate"], ["resolve", "x"], []):
+        assert not server_link.served(argv)
+
+
+def _ask(message: dict[str, object], key: dict[str, object], digest: str) -> tuple[bool, dict[str, object] | None]:
+    """`server._handle` answering `message` (with /dev/null for the three streams) on a socket pair."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        server_link.send(ours, message, [null, null, null])
+        keep = server._handle(theirs, key, digest)
+        return keep, server_link.receive(ours)
+    finally:
+        os.close(null)
+        ours.close()
+        theirs.close()
+
+
+def test_requests_from_another_context_or_a_changed_rulec_are_refused() -> None:
+    key = server_link._key()
+    other = {**key, "cwd": "/elsewhere"}
+    assert _ask({"argv": ["build"], "key": other}, key, compiler_digest()) == (True, {"refused": "context"})
+    assert _ask({"argv": ["validate"], "key": key}, key, compiler_digest()) == (True, {"refused": "request"})
+    assert _ask({"argv": "build", "key": key}, key, compiler_digest()) == (True, {"refused": "request"})
+    assert _ask({"argv": ["build"], "key": key}, key, "0" * 64) == (False, {"refused": "stale"})
+    assert _ask({"stop": True, "key": key}, key, compiler_digest()) == (False, {"stopped": True})
+
+
+def test_a_key_names_everything_a_build_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two contexts that differ in any environment variable a build reads get two servers."""
+    base = server_link._key()
+    for var in server_link.ENV_READ + ("PYTHONHASHSEED",):
+        monkeypatch.setenv(var, "x-" + var)
+        assert server_link._key() != base, var
+        monkeypatch.undo()
+    assert json.dumps(server_link._key(), sort_keys=True) == json.dumps(base, sort_keys=True)
