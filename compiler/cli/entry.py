@@ -3,15 +3,17 @@ table of play_args.py and run without importing click (play.py through output.py
 interactive commands start in the time it takes to load the scenario and the built package
 (issue 20). Anything else — another command, `--help`, an option the table does not settle, a
 malformed value — goes to the click CLI (main.py, whose `resolve` and `odds` are built from the
-same table), which also reports usage errors."""
+same table), which also reports usage errors. With `RULEC_SERVER=on`, a `rulec build` goes first
+to the build server of its context (server_link.py), and runs here only when none can take it."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["build"]:
+    if sys.argv[1:2] == ["build"] and os.environ.get("RULEC_SERVER"):  # else nothing more is imported for it
         from . import server_link
 
         if server_link.enabled() and server_link.served(sys.argv[1:]):
