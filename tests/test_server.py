@@ -85,6 +85,10 @@ def test_a_failed_build_fails_the_same_way(context: Context) -> None:
     alone = context.rulec("build", "--rules", "mini", "--out", "out", server=False)
     assert served.returncode == alone.returncode == 1
     assert served.stderr == alone.stderr and "weapons.yaml:5:" in served.stderr
+    served = context.rulec("build", "--rules", "mini", "--out", "out", "--format", "json")
+    alone = context.rulec("build", "--rules", "mini", "--out", "out", "--format", "json", server=False)
+    assert (served.returncode, served.stdout, served.stderr) == (alone.returncode, alone.stdout, alone.stderr)
+    assert json.loads(served.stdout)
     assert len(context.sockets()) == 1  # the same server answered both of its builds
 
 

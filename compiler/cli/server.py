@@ -117,6 +117,8 @@ def _run(argv: list[str], fds: list[int]) -> int:
             for fd in fds:
                 os.close(fd)
         sys.argv = ["rulec", *argv]
+        streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = _text(1, streams[0], os.isatty(1)), _text(2, streams[1], True)
         try:
             main()
             code = 0
@@ -135,8 +137,18 @@ def _run(argv: list[str], fds: list[int]) -> int:
                     stream.flush()
                 except (OSError, ValueError):
                     pass
+            sys.stdout, sys.stderr = streams  # what one request could not write is not the next one's
     finally:
         for i, fd in enumerate(saved):
             os.dup2(fd, i)
             os.close(fd)
     return code
+
+
+def _text(fd: int, like: Any, line_buffering: bool) -> Any:
+    """A text stream over `fd` as the client's own would be (the encoding of this context, line
+    buffered on a terminal, stderr always), made for one request."""
+    import io
+
+    return io.TextIOWrapper(open(fd, "wb", closefd=False), encoding=like.encoding, errors=like.errors,
+                            line_buffering=line_buffering)
