@@ -105,6 +105,22 @@ def test_ctrl_c_that_reaches_the_server_between_builds_leaves_it_serving(context
     assert context.sockets() == [path]
 
 
+def test_ctrl_c_stops_the_served_build_and_nothing_is_written(context: Context) -> None:
+    shutil.copytree(ROOT / "rules", context.cwd / "rules")  # a build of a few seconds
+    client = subprocess.Popen([*RULEC, "build", "--out", "out"], cwd=context.cwd, env=context.env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not context.sockets() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.5)  # the server has the request, and builds
+    client.send_signal(signal.SIGINT)
+    _, err = client.communicate(timeout=60)
+    assert client.returncode == 130, err
+    assert "中断" in err and "Traceback" not in err
+    assert not (context.cwd / "out").exists()
+    assert context.rulec("build", "--rules", "mini", "--out", "after").returncode == 0  # and serves on
+
+
 def test_stop(context: Context) -> None:
     assert "没有正在运行" in context.rulec("server", "stop").stderr
     assert context.rulec("build", "--rules", "mini", "--out", "out").returncode == 0

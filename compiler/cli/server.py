@@ -108,6 +108,7 @@ def _run(argv: list[str], fds: list[int]) -> int:
     """`rulec ARGV` with the client's standard streams as this process's (they are closed after)."""
     from .entry import main
 
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # a Ctrl-C waits while streams are swapped
     saved = [os.dup(i) for i in (0, 1, 2)]
     try:
         try:
@@ -116,6 +117,7 @@ def _run(argv: list[str], fds: list[int]) -> int:
         finally:
             for fd in fds:
                 os.close(fd)
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         sys.argv = ["rulec", *argv]
         streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = _text(1, streams[0], os.isatty(1)), _text(2, streams[1], True)
@@ -139,9 +141,11 @@ def _run(argv: list[str], fds: list[int]) -> int:
                     pass
             sys.stdout, sys.stderr = streams  # what one request could not write is not the next one's
     finally:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         for i, fd in enumerate(saved):
             os.dup2(fd, i)
             os.close(fd)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a Ctrl-C that came meanwhile: the serve loop's
     return code
 
 

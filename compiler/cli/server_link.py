@@ -29,6 +29,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 IDLE = 900.0  # seconds a server waits for a request before it exits
 START_WAIT = 10.0  # seconds a client waits for a server it started to listen
@@ -133,22 +134,21 @@ def peer_ids(sock: socket.socket) -> tuple[int, int] | None:
     return int(pid), int(uid)
 
 
-def _start(path: Path) -> bool:
-    """Start a server for this context (detached: it outlives this process); False when it
-    cannot be (its folder cannot be made, or is not this user's alone)."""
+def _start(path: Path) -> Any:
+    """Start a server for this context (detached: it outlives this process): its `Popen`, or None
+    when it cannot be (its folder cannot be made, or is not this user's alone)."""
     import subprocess
 
     folder = path.parent
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError:
-        return False
+        return None
     if not private(folder):
-        return False
+        return None
     code = f"import sys; sys.path.insert(0, {str(_ROOT)!r}); from compiler.cli.server import serve; serve({str(path)!r})"
-    subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
-    return True
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
 
 
 def _descriptors() -> list[int]:
@@ -205,12 +205,15 @@ def forward(argv: list[str]) -> int | None:
         return None
     sock = _connect(path)
     if sock is None:
-        if not _start(path):
+        started = _start(path)
+        if started is None:
             return None
         deadline = time.monotonic() + START_WAIT
         while sock is None and time.monotonic() < deadline:
             time.sleep(0.02)
             sock = _connect(path)
+            if sock is None and started.poll() not in (None, 0):
+                return None  # it failed (exit 0: another server of this context took the lock; wait for that one)
         if sock is None:
             return None
     with sock:
