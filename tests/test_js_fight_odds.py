@@ -152,3 +152,28 @@ def test_js_plans_agree_with_python(request: pytest.FixtureRequest, ruleset: str
     m = request.getfixturevalue("package")(ruleset)
     seen = _check([(built / "js" / ruleset / "index.js", [PlanRun(m, ruleset)])])
     assert seen["until_plan"] > 0 and seen["expected_until"] > 0, seen
+
+
+class _Growing(PlanRun):
+    """A plan whose chain keeps growing: grappling, which sums damage into the state, towards a
+    condition it never sets (the fuzzing of 2026-12-07 ran it for minutes)."""
+
+    def __init__(self, m: Any) -> None:  # noqa: D107  (no plans made from the rules)
+        self.m, self.steps, self.records, self.fight = m, [], [], None
+        combatants: list[list[Any]] = [["甲", {}], ["乙", {}]]
+        self.run({"op": "start", "combatants": combatants}, lambda: self._start(combatants))
+        plan = [{"procedure": "grapple_attack", "roles": {"attacker": "甲", "defender": "乙"}}]
+        target = {"who": "乙", "condition": "prone"}
+        self.run({"op": "until_plan", "plan": plan, "target": target, "options": {}},
+                 lambda: _odds(self.fight.until_plan(plan, target)))
+        self.run({"op": "expected_until", "plan": plan, "target": target, "options": {}},
+                 lambda: {"expected": self.fight.expected_until(plan, target)})
+
+
+@pytest.mark.slow  # about 2 s in each language, by design: the bound is what it measures
+def test_a_chain_that_keeps_growing_stops_at_its_bound_in_both_languages(request: pytest.FixtureRequest) -> None:
+    built = request.getfixturevalue("built")
+    run = _Growing(request.getfixturevalue("dp"))
+    assert [r.get("error") for r in run.records[1:]] == ["limit-exceeded"] * 2, run.records
+    assert all("状态转移" in r["message"] for r in run.records[1:])
+    assert _check([(built / "js" / "dp" / "index.js", [run])])["errors"] == 2

@@ -12,8 +12,10 @@ Plans and targets are read and checked by `fight_plan_read.py` (it says their fo
 fight refuses in some state (its actor 昏迷, say) does nothing there and the plan goes on.
 
 Bounded: plans of at most `MAX_PLAN_STEPS` steps (`fight_plan_read.py`), at most `MAX_ATTACKS`
-actions, at most `MAX_PLAN_STATES` live states and `MAX_PLAN_WORK` outcome applications, each
-checked before the work it bounds.
+actions, at most `MAX_PLAN_STATES` live states, `MAX_PLAN_WORK` outcome applications and
+`MAX_PLAN_MOVES` moves of the chain (a state, one of its next states, one total carried), each
+checked before the work it bounds: a chain whose states keep growing (a counter summed in the
+state, never reaching its target) stops within about two seconds, whatever `max_actions` says.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
     from .fight import Fight
 
 MAX_PLAN_STATES = 20_000  # distinct fight states alive after one action
-MAX_PLAN_WORK = 300_000  # outcome applications (Fight.apply) in one call: about 10 s at the worst
+MAX_PLAN_WORK = 20_000  # outcome applications (Fight.apply) in one call: about 1 s at the worst
+MAX_PLAN_MOVES = 600_000  # (state, next state, total) steps of the chain in one call: about 0.6 s
 
 
 class _Outcome:
@@ -127,7 +130,9 @@ class Planned:
             nxt: Dict[Any, Tuple["Fight", Dict[int, float]]] = {}
             absorbed = 0.0
             for key, (fight, totals) in dist.items():
-                for after, k2, delta, q in chain.step(fight, key, place, step):
+                following = chain.step(fight, key, place, step)
+                chain.moving(len(following) * len(totals))
+                for after, k2, delta, q in following:
                     if counted is None and _reached(after, targets):
                         absorbed += q * sum(totals.values())
                         continue
@@ -188,6 +193,13 @@ class _Chain:
         self.steps: Dict[Any, List[Tuple[Any, Any, int, float]]] = {}
         self.grouped: Dict[Any, _Merged] = {}  # (procedure, its arguments) -> its merged outcomes
         self.work = 0
+        self.moves = 0
+
+    def moving(self, moves: int) -> None:
+        """Count `moves` steps of the chain about to be taken (MAX_PLAN_MOVES)."""
+        if self.moves + moves > MAX_PLAN_MOVES:
+            raise LimitExceeded(f"计划的计算量超过{MAX_PLAN_MOVES}次状态转移：请减少最多行动次数")
+        self.moves += moves
 
     def step(self, fight: Any, key: Any, place: int, step: PlanStep) -> List[Tuple[Any, Any, int, float]]:
         """The states one step leads to from `fight`: (state, its key, what the counted total

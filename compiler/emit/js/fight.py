@@ -21,7 +21,7 @@ FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_apply.js
 FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until", "chain_until", "expected_attacks",
                  "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_LOG_LINE", "MAX_MEMBERS",
                  "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE", "MAX_PLAN_STEPS",
-                 "MAX_PLAN_STATES", "MAX_PLAN_WORK", "FIGHT_RULES", "start_fight", "fight_from_dict", "fightFromDict",
+                 "MAX_PLAN_STATES", "MAX_PLAN_WORK", "MAX_PLAN_MOVES", "FIGHT_RULES", "start_fight", "fight_from_dict", "fightFromDict",
                  "until", "state_threshold"]
 
 

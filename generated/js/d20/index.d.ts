@@ -217,3 +217,4 @@ export const MAX_VALUE: number;
 export const MAX_PLAN_STEPS: number;
 export const MAX_PLAN_STATES: number;
 export const MAX_PLAN_WORK: number;
+export const MAX_PLAN_MOVES: number;

@@ -3011,7 +3011,8 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
 // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
 const MAX_PLAN_STEPS = 100;
 const MAX_PLAN_STATES = 20000;
-const MAX_PLAN_WORK = 300000;
+const MAX_PLAN_WORK = 20000;
+const MAX_PLAN_MOVES = 600000;  // (state, next state, total) steps of the chain in one call
 const _rt_MAX_PLAN_OPTIONS = 50;
 const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
 const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
@@ -3158,7 +3159,14 @@ function _rt_fields_read(rules, spec) {
 class _rt_PlanChain {
   constructor(rules, counted) {
     this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.moves = 0;
     this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  moving(moves) {  // count the steps of the chain about to be taken (MAX_PLAN_MOVES)
+    if (this.moves + moves > MAX_PLAN_MOVES) {
+      throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_MOVES}次状态转移：请减少最多行动次数`);
+    }
+    this.moves += moves;
   }
   step(fight, key, place, step) {
     const cacheKey = key + '\u0000' + place;
@@ -3322,7 +3330,9 @@ function _rt_until_plan(fight, plan, target, options) {
     let absorbed = 0.0;
     for (const kv of dist.entries()) {
       const totals = kv[1][1];
-      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+      const following = chain.step(kv[1][0], kv[0], place, step);
+      chain.moving(following.length * totals.size);
+      for (const next of following) {
         const after = next[0], key = next[1], delta = next[2], q = next[3];
         if (counted === null && _rt_reached(after, targets)) {
           let s = 0;
@@ -7073,13 +7083,13 @@ export {
   NotThrown, IntangibleTarget, NotGrappling, BeyondSpeed, PROCEDURE_INFO, VERSION, RULES_VERSION,
   Fight, FightAction, Refused, UntilOdds, attacks_until, chain_until, expected_attacks, MAX_ATTACKS,
   MAX_CHAIN_WORK, MAX_THRESHOLD, MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_CONDITIONS,
-  MAX_NAME, MAX_TURN, MAX_VALUE, MAX_PLAN_STEPS, MAX_PLAN_STATES, MAX_PLAN_WORK, FIGHT_RULES,
-  start_fight, fight_from_dict, fightFromDict, until, state_threshold, attack, attack_fast,
-  attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, spell_attack, spell_attack_fast,
-  spell_attack_prepare, spell_attack_odds, SPELL_ATTACK_FIELDS, SpellAttackResult, charm, charm_fast,
-  charm_prepare, charm_odds, CHARM_FIELDS, CharmResult, end_charm, end_charm_fast, end_charm_prepare,
-  end_charm_odds, END_CHARM_FIELDS, EndCharmResult, grapple, grapple_fast, grapple_prepare,
-  grapple_odds, GRAPPLE_FIELDS, GrappleResult, escape_grapple, escape_grapple_fast,
+  MAX_NAME, MAX_TURN, MAX_VALUE, MAX_PLAN_STEPS, MAX_PLAN_STATES, MAX_PLAN_WORK, MAX_PLAN_MOVES,
+  FIGHT_RULES, start_fight, fight_from_dict, fightFromDict, until, state_threshold, attack,
+  attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, spell_attack,
+  spell_attack_fast, spell_attack_prepare, spell_attack_odds, SPELL_ATTACK_FIELDS, SpellAttackResult,
+  charm, charm_fast, charm_prepare, charm_odds, CHARM_FIELDS, CharmResult, end_charm, end_charm_fast,
+  end_charm_prepare, end_charm_odds, END_CHARM_FIELDS, EndCharmResult, grapple, grapple_fast,
+  grapple_prepare, grapple_odds, GRAPPLE_FIELDS, GrappleResult, escape_grapple, escape_grapple_fast,
   escape_grapple_prepare, escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS, EscapeGrappleResult, shove,
   shove_fast, shove_prepare, shove_odds, SHOVE_FIELDS, ShoveResult, drag, drag_fast, drag_prepare,
   drag_odds, DRAG_FIELDS, DragResult, grapple_move, grapple_move_fast, grapple_move_prepare,

@@ -2918,7 +2918,8 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
 // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
 const MAX_PLAN_STEPS = 100;
 const MAX_PLAN_STATES = 20000;
-const MAX_PLAN_WORK = 300000;
+const MAX_PLAN_WORK = 20000;
+const MAX_PLAN_MOVES = 600000;  // (state, next state, total) steps of the chain in one call
 const _rt_MAX_PLAN_OPTIONS = 50;
 const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
 const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
@@ -3065,7 +3066,14 @@ function _rt_fields_read(rules, spec) {
 class _rt_PlanChain {
   constructor(rules, counted) {
     this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.moves = 0;
     this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  moving(moves) {  // count the steps of the chain about to be taken (MAX_PLAN_MOVES)
+    if (this.moves + moves > MAX_PLAN_MOVES) {
+      throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_MOVES}次状态转移：请减少最多行动次数`);
+    }
+    this.moves += moves;
   }
   step(fight, key, place, step) {
     const cacheKey = key + '\u0000' + place;
@@ -3229,7 +3237,9 @@ function _rt_until_plan(fight, plan, target, options) {
     let absorbed = 0.0;
     for (const kv of dist.entries()) {
       const totals = kv[1][1];
-      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+      const following = chain.step(kv[1][0], kv[0], place, step);
+      chain.moving(following.length * totals.size);
+      for (const next of following) {
         const after = next[0], key = next[1], delta = next[2], q = next[3];
         if (counted === null && _rt_reached(after, targets)) {
           let s = 0;
@@ -8546,31 +8556,31 @@ export {
   VERSION, RULES_VERSION, Fight, FightAction, Refused, UntilOdds, attacks_until, chain_until,
   expected_attacks, MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS,
   MAX_MODIFIERS, MAX_CONDITIONS, MAX_NAME, MAX_TURN, MAX_VALUE, MAX_PLAN_STEPS, MAX_PLAN_STATES,
-  MAX_PLAN_WORK, FIGHT_RULES, start_fight, fight_from_dict, fightFromDict, until, state_threshold,
-  attack, attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, bombard, bombard_fast,
-  bombard_prepare, bombard_odds, BOMBARD_FIELDS, BombardResult, parry, parry_fast, parry_prepare,
-  parry_odds, PARRY_FIELDS, ParryResult, active_cover, active_cover_fast, active_cover_prepare,
-  active_cover_odds, ACTIVE_COVER_FIELDS, ActiveCoverResult, total_defense, total_defense_fast,
-  total_defense_prepare, total_defense_odds, TOTAL_DEFENSE_FIELDS, TotalDefenseResult, willpower_spend,
-  willpower_spend_fast, willpower_spend_prepare, willpower_spend_odds, WILLPOWER_SPEND_FIELDS,
-  WillpowerSpendResult, willpower_regain, willpower_regain_fast, willpower_regain_prepare,
-  willpower_regain_odds, WILLPOWER_REGAIN_FIELDS, WillpowerRegainResult, draw, draw_fast, draw_prepare,
-  draw_odds, DRAW_FIELDS, DrawResult, pick_up, pick_up_fast, pick_up_prepare, pick_up_odds,
-  PICK_UP_FIELDS, PickUpResult, reload, reload_fast, reload_prepare, reload_odds, RELOAD_FIELDS,
-  ReloadResult, open_bolt, open_bolt_fast, open_bolt_prepare, open_bolt_odds, OPEN_BOLT_FIELDS,
-  OpenBoltResult, save_contest, save_contest_fast, save_contest_prepare, save_contest_odds,
-  SAVE_CONTEST_FIELDS, SaveContestResult, trip, trip_fast, trip_prepare, trip_odds, TRIP_FIELDS,
-  TripResult, bull_rush, bull_rush_fast, bull_rush_prepare, bull_rush_odds, BULL_RUSH_FIELDS,
-  BullRushResult, grapple, grapple_fast, grapple_prepare, grapple_odds, GRAPPLE_FIELDS, GrappleResult,
-  pin, pin_fast, pin_prepare, pin_odds, PIN_FIELDS, PinResult, feint, feint_fast, feint_prepare,
-  feint_odds, FEINT_FIELDS, FeintResult, overrun, overrun_fast, overrun_prepare, overrun_odds,
-  OVERRUN_FIELDS, OverrunResult, grapple_attack, grapple_attack_fast, grapple_attack_prepare,
-  grapple_attack_odds, GRAPPLE_ATTACK_FIELDS, GrappleAttackResult, grapple_move, grapple_move_fast,
-  grapple_move_prepare, grapple_move_odds, GRAPPLE_MOVE_FIELDS, GrappleMoveResult, escape_grapple,
-  escape_grapple_fast, escape_grapple_prepare, escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS,
-  EscapeGrappleResult, release_grapple, release_grapple_fast, release_grapple_prepare,
-  release_grapple_odds, RELEASE_GRAPPLE_FIELDS, ReleaseGrappleResult, cling_to_back,
-  cling_to_back_fast, cling_to_back_prepare, cling_to_back_odds, CLING_TO_BACK_FIELDS,
-  ClingToBackResult, stand_up, stand_up_fast, stand_up_prepare, stand_up_odds, STAND_UP_FIELDS,
-  StandUpResult, aim, aim_fast, aim_prepare, aim_odds, AIM_FIELDS, AimResult,
+  MAX_PLAN_WORK, MAX_PLAN_MOVES, FIGHT_RULES, start_fight, fight_from_dict, fightFromDict, until,
+  state_threshold, attack, attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult,
+  bombard, bombard_fast, bombard_prepare, bombard_odds, BOMBARD_FIELDS, BombardResult, parry,
+  parry_fast, parry_prepare, parry_odds, PARRY_FIELDS, ParryResult, active_cover, active_cover_fast,
+  active_cover_prepare, active_cover_odds, ACTIVE_COVER_FIELDS, ActiveCoverResult, total_defense,
+  total_defense_fast, total_defense_prepare, total_defense_odds, TOTAL_DEFENSE_FIELDS,
+  TotalDefenseResult, willpower_spend, willpower_spend_fast, willpower_spend_prepare,
+  willpower_spend_odds, WILLPOWER_SPEND_FIELDS, WillpowerSpendResult, willpower_regain,
+  willpower_regain_fast, willpower_regain_prepare, willpower_regain_odds, WILLPOWER_REGAIN_FIELDS,
+  WillpowerRegainResult, draw, draw_fast, draw_prepare, draw_odds, DRAW_FIELDS, DrawResult, pick_up,
+  pick_up_fast, pick_up_prepare, pick_up_odds, PICK_UP_FIELDS, PickUpResult, reload, reload_fast,
+  reload_prepare, reload_odds, RELOAD_FIELDS, ReloadResult, open_bolt, open_bolt_fast,
+  open_bolt_prepare, open_bolt_odds, OPEN_BOLT_FIELDS, OpenBoltResult, save_contest, save_contest_fast,
+  save_contest_prepare, save_contest_odds, SAVE_CONTEST_FIELDS, SaveContestResult, trip, trip_fast,
+  trip_prepare, trip_odds, TRIP_FIELDS, TripResult, bull_rush, bull_rush_fast, bull_rush_prepare,
+  bull_rush_odds, BULL_RUSH_FIELDS, BullRushResult, grapple, grapple_fast, grapple_prepare,
+  grapple_odds, GRAPPLE_FIELDS, GrappleResult, pin, pin_fast, pin_prepare, pin_odds, PIN_FIELDS,
+  PinResult, feint, feint_fast, feint_prepare, feint_odds, FEINT_FIELDS, FeintResult, overrun,
+  overrun_fast, overrun_prepare, overrun_odds, OVERRUN_FIELDS, OverrunResult, grapple_attack,
+  grapple_attack_fast, grapple_attack_prepare, grapple_attack_odds, GRAPPLE_ATTACK_FIELDS,
+  GrappleAttackResult, grapple_move, grapple_move_fast, grapple_move_prepare, grapple_move_odds,
+  GRAPPLE_MOVE_FIELDS, GrappleMoveResult, escape_grapple, escape_grapple_fast, escape_grapple_prepare,
+  escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS, EscapeGrappleResult, release_grapple,
+  release_grapple_fast, release_grapple_prepare, release_grapple_odds, RELEASE_GRAPPLE_FIELDS,
+  ReleaseGrappleResult, cling_to_back, cling_to_back_fast, cling_to_back_prepare, cling_to_back_odds,
+  CLING_TO_BACK_FIELDS, ClingToBackResult, stand_up, stand_up_fast, stand_up_prepare, stand_up_odds,
+  STAND_UP_FIELDS, StandUpResult, aim, aim_fast, aim_prepare, aim_odds, AIM_FIELDS, AimResult,
 };

@@ -2927,7 +2927,8 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
 // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
 const MAX_PLAN_STEPS = 100;
 const MAX_PLAN_STATES = 20000;
-const MAX_PLAN_WORK = 300000;
+const MAX_PLAN_WORK = 20000;
+const MAX_PLAN_MOVES = 600000;  // (state, next state, total) steps of the chain in one call
 const _rt_MAX_PLAN_OPTIONS = 50;
 const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
 const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
@@ -3074,7 +3075,14 @@ function _rt_fields_read(rules, spec) {
 class _rt_PlanChain {
   constructor(rules, counted) {
     this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.moves = 0;
     this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  moving(moves) {  // count the steps of the chain about to be taken (MAX_PLAN_MOVES)
+    if (this.moves + moves > MAX_PLAN_MOVES) {
+      throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_MOVES}次状态转移：请减少最多行动次数`);
+    }
+    this.moves += moves;
   }
   step(fight, key, place, step) {
     const cacheKey = key + '\u0000' + place;
@@ -3238,7 +3246,9 @@ function _rt_until_plan(fight, plan, target, options) {
     let absorbed = 0.0;
     for (const kv of dist.entries()) {
       const totals = kv[1][1];
-      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+      const following = chain.step(kv[1][0], kv[0], place, step);
+      chain.moving(following.length * totals.size);
+      for (const next of following) {
         const after = next[0], key = next[1], delta = next[2], q = next[3];
         if (counted === null && _rt_reached(after, targets)) {
           let s = 0;
@@ -8571,14 +8581,15 @@ _rt_root.rulec_dp = Object.freeze({
   MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS, MAX_MODIFIERS: MAX_MODIFIERS,
   MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN, MAX_VALUE: MAX_VALUE,
   MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES, MAX_PLAN_WORK: MAX_PLAN_WORK,
-  FIGHT_RULES: FIGHT_RULES, start_fight: start_fight, fight_from_dict: fight_from_dict,
-  fightFromDict: fightFromDict, until: until, state_threshold: state_threshold, attack: attack,
-  attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
-  ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult, bombard: bombard,
-  bombard_fast: bombard_fast, bombard_prepare: bombard_prepare, bombard_odds: bombard_odds,
-  BOMBARD_FIELDS: BOMBARD_FIELDS, BombardResult: BombardResult, parry: parry, parry_fast: parry_fast,
-  parry_prepare: parry_prepare, parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS,
-  ParryResult: ParryResult, active_cover: active_cover, active_cover_fast: active_cover_fast,
+  MAX_PLAN_MOVES: MAX_PLAN_MOVES, FIGHT_RULES: FIGHT_RULES, start_fight: start_fight,
+  fight_from_dict: fight_from_dict, fightFromDict: fightFromDict, until: until,
+  state_threshold: state_threshold, attack: attack, attack_fast: attack_fast,
+  attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
+  AttackResult: AttackResult, bombard: bombard, bombard_fast: bombard_fast,
+  bombard_prepare: bombard_prepare, bombard_odds: bombard_odds, BOMBARD_FIELDS: BOMBARD_FIELDS,
+  BombardResult: BombardResult, parry: parry, parry_fast: parry_fast, parry_prepare: parry_prepare,
+  parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS, ParryResult: ParryResult,
+  active_cover: active_cover, active_cover_fast: active_cover_fast,
   active_cover_prepare: active_cover_prepare, active_cover_odds: active_cover_odds,
   ACTIVE_COVER_FIELDS: ACTIVE_COVER_FIELDS, ActiveCoverResult: ActiveCoverResult,
   total_defense: total_defense, total_defense_fast: total_defense_fast,

@@ -267,4 +267,5 @@ export const MAX_VALUE: number;
 export const MAX_PLAN_STEPS: number;
 export const MAX_PLAN_STATES: number;
 export const MAX_PLAN_WORK: number;
+export const MAX_PLAN_MOVES: number;
 export function initiative_order(entries: ReadonlyArray<readonly [string, number, number]>, options?: {dice?: DiceSource}): [string[], string[]];

@@ -2918,7 +2918,8 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
 // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
 const MAX_PLAN_STEPS = 100;
 const MAX_PLAN_STATES = 20000;
-const MAX_PLAN_WORK = 300000;
+const MAX_PLAN_WORK = 20000;
+const MAX_PLAN_MOVES = 600000;  // (state, next state, total) steps of the chain in one call
 const _rt_MAX_PLAN_OPTIONS = 50;
 const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
 const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
@@ -3065,7 +3066,14 @@ function _rt_fields_read(rules, spec) {
 class _rt_PlanChain {
   constructor(rules, counted) {
     this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.moves = 0;
     this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  moving(moves) {  // count the steps of the chain about to be taken (MAX_PLAN_MOVES)
+    if (this.moves + moves > MAX_PLAN_MOVES) {
+      throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_MOVES}次状态转移：请减少最多行动次数`);
+    }
+    this.moves += moves;
   }
   step(fight, key, place, step) {
     const cacheKey = key + '\u0000' + place;
@@ -3229,7 +3237,9 @@ function _rt_until_plan(fight, plan, target, options) {
     let absorbed = 0.0;
     for (const kv of dist.entries()) {
       const totals = kv[1][1];
-      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+      const following = chain.step(kv[1][0], kv[0], place, step);
+      chain.moving(following.length * totals.size);
+      for (const next of following) {
         const after = next[0], key = next[1], delta = next[2], q = next[3];
         if (counted === null && _rt_reached(after, targets)) {
           let s = 0;
@@ -7941,32 +7951,32 @@ export {
   ReadiedNeedsDuration, NotOffTurn, PROCEDURE_INFO, VERSION, RULES_VERSION, Fight, FightAction,
   Refused, UntilOdds, attacks_until, chain_until, expected_attacks, MAX_ATTACKS, MAX_CHAIN_WORK,
   MAX_THRESHOLD, MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_CONDITIONS, MAX_NAME, MAX_TURN,
-  MAX_VALUE, MAX_PLAN_STEPS, MAX_PLAN_STATES, MAX_PLAN_WORK, FIGHT_RULES, start_fight, fight_from_dict,
-  fightFromDict, until, state_threshold, initiative_order, attack, attack_fast, attack_prepare,
-  attack_odds, ATTACK_FIELDS, AttackResult, firearm, firearm_fast, firearm_prepare, firearm_odds,
-  FIREARM_FIELDS, FirearmResult, reload, reload_fast, reload_prepare, reload_odds, RELOAD_FIELDS,
-  ReloadResult, fixed_damage, fixed_damage_fast, fixed_damage_prepare, fixed_damage_odds,
-  FIXED_DAMAGE_FIELDS, FixedDamageResult, charge, charge_fast, charge_prepare, charge_odds,
-  CHARGE_FIELDS, ChargeResult, parry, parry_fast, parry_prepare, parry_odds, PARRY_FIELDS, ParryResult,
-  dodge, dodge_fast, dodge_prepare, dodge_odds, DODGE_FIELDS, DodgeResult, take_cover, take_cover_fast,
-  take_cover_prepare, take_cover_odds, TAKE_COVER_FIELDS, TakeCoverResult, leave_area, leave_area_fast,
-  leave_area_prepare, leave_area_odds, LEAVE_AREA_FIELDS, LeaveAreaResult, can_respond,
-  can_respond_fast, can_respond_prepare, can_respond_odds, CAN_RESPOND_FIELDS, CanRespondResult,
-  interrupt, interrupt_fast, interrupt_prepare, interrupt_odds, INTERRUPT_FIELDS, InterruptResult,
-  break_projectile, break_projectile_fast, break_projectile_prepare, break_projectile_odds,
-  BREAK_PROJECTILE_FIELDS, BreakProjectileResult, influence, influence_fast, influence_prepare,
-  influence_odds, INFLUENCE_FIELDS, InfluenceResult, conversion, conversion_fast, conversion_prepare,
-  conversion_odds, CONVERSION_FIELDS, ConversionResult, initiative_roll, initiative_roll_fast,
-  initiative_roll_prepare, initiative_roll_odds, INITIATIVE_ROLL_FIELDS, InitiativeRollResult, detect,
-  detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult, surprise, surprise_fast,
-  surprise_prepare, surprise_odds, SURPRISE_FIELDS, SurpriseResult, surprise_round,
-  surprise_round_fast, surprise_round_prepare, surprise_round_odds, SURPRISE_ROUND_FIELDS,
-  SurpriseRoundResult, end_surprise, end_surprise_fast, end_surprise_prepare, end_surprise_odds,
-  END_SURPRISE_FIELDS, EndSurpriseResult, concentrate, concentrate_fast, concentrate_prepare,
-  concentrate_odds, CONCENTRATE_FIELDS, ConcentrateResult, chaos_check, chaos_check_fast,
-  chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS, ChaosCheckResult, will_check,
-  will_check_fast, will_check_prepare, will_check_odds, WILL_CHECK_FIELDS, WillCheckResult, add_points,
-  add_points_fast, add_points_prepare, add_points_odds, ADD_POINTS_FIELDS, AddPointsResult,
+  MAX_VALUE, MAX_PLAN_STEPS, MAX_PLAN_STATES, MAX_PLAN_WORK, MAX_PLAN_MOVES, FIGHT_RULES, start_fight,
+  fight_from_dict, fightFromDict, until, state_threshold, initiative_order, attack, attack_fast,
+  attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, firearm, firearm_fast, firearm_prepare,
+  firearm_odds, FIREARM_FIELDS, FirearmResult, reload, reload_fast, reload_prepare, reload_odds,
+  RELOAD_FIELDS, ReloadResult, fixed_damage, fixed_damage_fast, fixed_damage_prepare,
+  fixed_damage_odds, FIXED_DAMAGE_FIELDS, FixedDamageResult, charge, charge_fast, charge_prepare,
+  charge_odds, CHARGE_FIELDS, ChargeResult, parry, parry_fast, parry_prepare, parry_odds, PARRY_FIELDS,
+  ParryResult, dodge, dodge_fast, dodge_prepare, dodge_odds, DODGE_FIELDS, DodgeResult, take_cover,
+  take_cover_fast, take_cover_prepare, take_cover_odds, TAKE_COVER_FIELDS, TakeCoverResult, leave_area,
+  leave_area_fast, leave_area_prepare, leave_area_odds, LEAVE_AREA_FIELDS, LeaveAreaResult,
+  can_respond, can_respond_fast, can_respond_prepare, can_respond_odds, CAN_RESPOND_FIELDS,
+  CanRespondResult, interrupt, interrupt_fast, interrupt_prepare, interrupt_odds, INTERRUPT_FIELDS,
+  InterruptResult, break_projectile, break_projectile_fast, break_projectile_prepare,
+  break_projectile_odds, BREAK_PROJECTILE_FIELDS, BreakProjectileResult, influence, influence_fast,
+  influence_prepare, influence_odds, INFLUENCE_FIELDS, InfluenceResult, conversion, conversion_fast,
+  conversion_prepare, conversion_odds, CONVERSION_FIELDS, ConversionResult, initiative_roll,
+  initiative_roll_fast, initiative_roll_prepare, initiative_roll_odds, INITIATIVE_ROLL_FIELDS,
+  InitiativeRollResult, detect, detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult,
+  surprise, surprise_fast, surprise_prepare, surprise_odds, SURPRISE_FIELDS, SurpriseResult,
+  surprise_round, surprise_round_fast, surprise_round_prepare, surprise_round_odds,
+  SURPRISE_ROUND_FIELDS, SurpriseRoundResult, end_surprise, end_surprise_fast, end_surprise_prepare,
+  end_surprise_odds, END_SURPRISE_FIELDS, EndSurpriseResult, concentrate, concentrate_fast,
+  concentrate_prepare, concentrate_odds, CONCENTRATE_FIELDS, ConcentrateResult, chaos_check,
+  chaos_check_fast, chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS, ChaosCheckResult,
+  will_check, will_check_fast, will_check_prepare, will_check_odds, WILL_CHECK_FIELDS, WillCheckResult,
+  add_points, add_points_fast, add_points_prepare, add_points_odds, ADD_POINTS_FIELDS, AddPointsResult,
   miss_long_rest, miss_long_rest_fast, miss_long_rest_prepare, miss_long_rest_odds,
   MISS_LONG_REST_FIELDS, MissLongRestResult, enhanced_long_rest, enhanced_long_rest_fast,
   enhanced_long_rest_prepare, enhanced_long_rest_odds, ENHANCED_LONG_REST_FIELDS,

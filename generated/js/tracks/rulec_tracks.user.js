@@ -2927,7 +2927,8 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
 // each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
 const MAX_PLAN_STEPS = 100;
 const MAX_PLAN_STATES = 20000;
-const MAX_PLAN_WORK = 300000;
+const MAX_PLAN_WORK = 20000;
+const MAX_PLAN_MOVES = 600000;  // (state, next state, total) steps of the chain in one call
 const _rt_MAX_PLAN_OPTIONS = 50;
 const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
 const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
@@ -3074,7 +3075,14 @@ function _rt_fields_read(rules, spec) {
 class _rt_PlanChain {
   constructor(rules, counted) {
     this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.moves = 0;
     this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
+  }
+  moving(moves) {  // count the steps of the chain about to be taken (MAX_PLAN_MOVES)
+    if (this.moves + moves > MAX_PLAN_MOVES) {
+      throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_MOVES}次状态转移：请减少最多行动次数`);
+    }
+    this.moves += moves;
   }
   step(fight, key, place, step) {
     const cacheKey = key + '\u0000' + place;
@@ -3238,7 +3246,9 @@ function _rt_until_plan(fight, plan, target, options) {
     let absorbed = 0.0;
     for (const kv of dist.entries()) {
       const totals = kv[1][1];
-      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+      const following = chain.step(kv[1][0], kv[0], place, step);
+      chain.moving(following.length * totals.size);
+      for (const next of following) {
         const after = next[0], key = next[1], delta = next[2], q = next[3];
         if (counted === null && _rt_reached(after, targets)) {
           let s = 0;
@@ -7963,22 +7973,23 @@ _rt_root.rulec_tracks = Object.freeze({
   MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS, MAX_MODIFIERS: MAX_MODIFIERS,
   MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN, MAX_VALUE: MAX_VALUE,
   MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES, MAX_PLAN_WORK: MAX_PLAN_WORK,
-  FIGHT_RULES: FIGHT_RULES, start_fight: start_fight, fight_from_dict: fight_from_dict,
-  fightFromDict: fightFromDict, until: until, state_threshold: state_threshold,
-  initiative_order: initiative_order, attack: attack, attack_fast: attack_fast,
-  attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
-  AttackResult: AttackResult, firearm: firearm, firearm_fast: firearm_fast,
-  firearm_prepare: firearm_prepare, firearm_odds: firearm_odds, FIREARM_FIELDS: FIREARM_FIELDS,
-  FirearmResult: FirearmResult, reload: reload, reload_fast: reload_fast,
-  reload_prepare: reload_prepare, reload_odds: reload_odds, RELOAD_FIELDS: RELOAD_FIELDS,
-  ReloadResult: ReloadResult, fixed_damage: fixed_damage, fixed_damage_fast: fixed_damage_fast,
-  fixed_damage_prepare: fixed_damage_prepare, fixed_damage_odds: fixed_damage_odds,
-  FIXED_DAMAGE_FIELDS: FIXED_DAMAGE_FIELDS, FixedDamageResult: FixedDamageResult, charge: charge,
-  charge_fast: charge_fast, charge_prepare: charge_prepare, charge_odds: charge_odds,
-  CHARGE_FIELDS: CHARGE_FIELDS, ChargeResult: ChargeResult, parry: parry, parry_fast: parry_fast,
-  parry_prepare: parry_prepare, parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS,
-  ParryResult: ParryResult, dodge: dodge, dodge_fast: dodge_fast, dodge_prepare: dodge_prepare,
-  dodge_odds: dodge_odds, DODGE_FIELDS: DODGE_FIELDS, DodgeResult: DodgeResult, take_cover: take_cover,
+  MAX_PLAN_MOVES: MAX_PLAN_MOVES, FIGHT_RULES: FIGHT_RULES, start_fight: start_fight,
+  fight_from_dict: fight_from_dict, fightFromDict: fightFromDict, until: until,
+  state_threshold: state_threshold, initiative_order: initiative_order, attack: attack,
+  attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
+  ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult, firearm: firearm,
+  firearm_fast: firearm_fast, firearm_prepare: firearm_prepare, firearm_odds: firearm_odds,
+  FIREARM_FIELDS: FIREARM_FIELDS, FirearmResult: FirearmResult, reload: reload,
+  reload_fast: reload_fast, reload_prepare: reload_prepare, reload_odds: reload_odds,
+  RELOAD_FIELDS: RELOAD_FIELDS, ReloadResult: ReloadResult, fixed_damage: fixed_damage,
+  fixed_damage_fast: fixed_damage_fast, fixed_damage_prepare: fixed_damage_prepare,
+  fixed_damage_odds: fixed_damage_odds, FIXED_DAMAGE_FIELDS: FIXED_DAMAGE_FIELDS,
+  FixedDamageResult: FixedDamageResult, charge: charge, charge_fast: charge_fast,
+  charge_prepare: charge_prepare, charge_odds: charge_odds, CHARGE_FIELDS: CHARGE_FIELDS,
+  ChargeResult: ChargeResult, parry: parry, parry_fast: parry_fast, parry_prepare: parry_prepare,
+  parry_odds: parry_odds, PARRY_FIELDS: PARRY_FIELDS, ParryResult: ParryResult, dodge: dodge,
+  dodge_fast: dodge_fast, dodge_prepare: dodge_prepare, dodge_odds: dodge_odds,
+  DODGE_FIELDS: DODGE_FIELDS, DodgeResult: DodgeResult, take_cover: take_cover,
   take_cover_fast: take_cover_fast, take_cover_prepare: take_cover_prepare,
   take_cover_odds: take_cover_odds, TAKE_COVER_FIELDS: TAKE_COVER_FIELDS,
   TakeCoverResult: TakeCoverResult, leave_area: leave_area, leave_area_fast: leave_area_fast,
