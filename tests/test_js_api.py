@@ -235,3 +235,43 @@ def test_commonjs_programs_and_the_package_json_export(built: Path, tmp_path: Pa
     assert done.returncode == 0, done.stderr
     version, module_version, hit = json.loads(done.stdout)
     assert version == module_version and isinstance(hit, bool)
+
+
+def test_a_seed_as_its_digits_seeds_as_the_number_and_junk_is_refused(d20: Any) -> None:
+    """Python's SeededDice reads a seed's decimal digits as the JavaScript twin does (a chat id);
+    any other seed, a die of no sides and fixed faces that are no list (or too many) are the
+    package's own errors, before any work."""
+    for seed in SEEDS:
+        a, b = d20.SeededDice(seed), d20.SeededDice(str(seed))
+        assert [a.die(20) for _ in range(8)] == [b.die(20) for _ in range(8)]
+    for junk in (1.5, True, "12a", b"1", [1], {}, "9" * 4001, 10 ** 4000):
+        with pytest.raises(d20.OutOfBounds):
+            d20.SeededDice(junk)
+    for sides in (0, -5, 1.5, None, "6", True, 10 ** 7):
+        with pytest.raises(d20.OutOfBounds):
+            d20.SeededDice(1).die(sides)
+        with pytest.raises(d20.OutOfBounds):
+            d20.FixedDice([1]).die(sides)
+    for faces in (None, 5, "123", {1: 1}):
+        with pytest.raises(d20.OutOfBounds):
+            d20.FixedDice(faces)
+    import itertools
+
+    with pytest.raises(d20.LimitExceeded):
+        d20.FixedDice(itertools.count(1))  # an endless supply stops at the bound
+    assert d20.FixedDice(iter([3, 4])).die(6) == 3
+
+
+def test_js_helpers_refuse_junk_with_their_own_errors(built: Path) -> None:
+    """What the 2026-12-07 fuzzing gave raw TypeErrors, RangeErrors or minutes of work for."""
+    cases = ["new m.FixedDice(null)", "new m.FixedDice(5)", "new m.FixedDice('123')",
+             "new m.FixedDice({length: 2 ** 32})", "new m.FixedDice(Array(10001).fill(1))",
+             "new m.FixedDice([1]).die(NaN)", "new m.SeededDice(1).die(-5)", "new m.SeededDice(1).die('6')",
+             "new m.SeededDice(10n ** 5000n)",
+             "m.attack_odds(new m.Combatant(), new m.Combatant(), 'club').probability(null)",
+             "m.attack_odds(new m.Combatant(), new m.Combatant(), 'club').marginal('nope')",
+             "m.attack_odds(new m.Combatant(), new m.Combatant(), 'club').expected('damage_type')"]
+    got = run_js(built / "js" / "d20" / "index.js", cases)
+    for case, g in zip(cases, got):
+        assert g.get("error") in ("out-of-bounds", "limit-exceeded"), (case, g)
+        assert all("\u4e00" <= ch <= "\u9fff" for ch in g["message"][:1]) or "“" in g["message"], (case, g)

@@ -10,6 +10,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from rulec.runtime.core import OutOfBounds
 from rulec.runtime.odds import Odds, OddsBuilder
 
 FIELDS = ("hit", "net", "damage_type", "melee", "net", "dice", "emptied")  # "net" twice: the first is read
@@ -52,7 +53,7 @@ def test_a_distribution_with_fixed_fields_answers_as_the_whole_one(seed: int, fi
 def test_a_field_not_in_the_distribution_is_refused_either_way():
     whole, short = _pair(1, (2, 3))
     for odds in (whole, short):
-        with pytest.raises(ValueError):
+        with pytest.raises(OutOfBounds, match="没有结果字段“nothing”"):
             odds.marginal("nothing")
 
 

@@ -73,6 +73,24 @@ class LimitExceeded(RuleError):
     code = "limit-exceeded"
 
 
+def bounded_list(what: str, items: Any, limit: int) -> List[Any]:
+    """`items` (a list, tuple or other iterable, but not text or a mapping) as a list of at most
+    `limit` items: OutOfBounds for anything else, LimitExceeded past the limit, found before more
+    is read (an endless generator stops there)."""
+    if items.__class__ is list or items.__class__ is tuple:
+        if len(items) > limit:
+            raise LimitExceeded(f"{what}最多{limit}个，得到{len(items)}个")
+        return list(items)
+    if isinstance(items, (str, bytes, dict)) or not hasattr(items, "__iter__"):
+        raise OutOfBounds(f"{what}必须是列表，得到{described(items)}")
+    from itertools import islice
+
+    out = list(islice(items, limit + 1))
+    if len(out) > limit:
+        raise LimitExceeded(f"{what}最多{limit}个")
+    return out
+
+
 def within(what: str, value: int, limit: int) -> None:
     """Raise LimitExceeded when `what` (in the rules' Chinese) is `value`, over the ruleset's `limit`."""
     if value > limit:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from .core import OutOfBounds, cache
+from .core import OutOfBounds, cache, described
 
 MAX_ATTACKS = 10_000
 MAX_THRESHOLD = 100_000
@@ -39,6 +39,8 @@ class UntilOdds(NamedTuple):
 
     def at_most(self, n: int) -> float:
         """P(reached within n actions)."""
+        if n.__class__ is not int:
+            raise OutOfBounds(f"次数必须是整数，得到{described(n)}", key="n")
         return sum(self.probabilities[:max(0, n)])
 
     @property
@@ -216,7 +218,10 @@ def sequence_odds(odds: Callable[..., Any], field: str, threshold: int, max_atta
     _check(threshold, max_attacks)
     if type(field) is not str or len(field) > 100:
         raise OutOfBounds("结果字段必须是文字", key="field")
-    result = odds(*args, **kwargs)
+    try:
+        result = odds(*args, **kwargs)
+    except TypeError:  # an argument left out, or one the procedure does not take (as Fight.resolve says)
+        raise OutOfBounds("过程的参数不全或有误", key="args") from None
     if field not in result.fields:
         raise OutOfBounds(f"没有结果“{field}”", key=field)
     marginal = result.marginal(field)

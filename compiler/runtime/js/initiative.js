@@ -2,8 +2,7 @@
 // Successes, then extras, both descending; only those still tied roll again, until the order is
 // strict (entries that can never break a tie keep their given order after maxRerolls rounds).
 function _rt_initiative_order(entries, spec, source, useExtras, maxRerolls, maxDice, maxEntries, maxAdded) {
-  entries = Array.from(entries);
-  _rt_within('先攻人数', entries.length, maxEntries);
+  entries = _rt_bounded_list('先攻条目', entries, maxEntries);
   for (const entry of entries) {
     if (!(Array.isArray(entry) && entry.length === 3 && typeof entry[0] === 'string')) {
       throw new RuleError(`先攻条目应为（名称, 骰子数, 附加成功）：${_rt_repr(entry)}`.slice(0, 200));

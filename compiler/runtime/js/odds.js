@@ -205,6 +205,9 @@ class Odds {
   }
   total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
   probability(where) {
+    if (where === null || typeof where !== 'object' || Array.isArray(where)) {
+      throw new OutOfBounds(`条件必须是结果字段到值的映射，得到${_rt_repr(where)}`, {key: 'where'});
+    }
     const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
     let s = 0;
     for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
@@ -217,17 +220,23 @@ class Odds {
     for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
     return out;
   }
-  expected(field) {
+  expected(field) {  // the mean of a numeric (whole number or true/false) field; OutOfBounds for any other
     const i = this._field(field);
     let s = 0;
-    for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
+    for (const o of this.outcomes) {
+      const v = o[0][i];
+      if (typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new OutOfBounds(`结果字段${_rt_repr(field)}不是数值`, {key: 'field'});
+      }
+      s += Number(v) * o[1];
+    }
     return s;
   }
   get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
   get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
   _field(name) {
-    const i = this.fields.indexOf(name);
-    if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
+    const i = typeof name === 'string' ? this.fields.indexOf(name) : -1;
+    if (i < 0) throw new OutOfBounds(`没有结果字段${_rt_repr(name)}`, {key: 'field'});
     return i;
   }
   toJSON() { return this.toDict(); }

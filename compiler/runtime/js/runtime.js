@@ -66,6 +66,24 @@ function _rt_repr(value) {
   return `${_rt_type_name(value)}类型的值`;
 }
 
+// `items` (an array or other iterable, but not text) as an array of at most `limit` items
+// (core.bounded_list): OutOfBounds for anything else, LimitExceeded past the limit, found before
+// more is read.
+function _rt_bounded_list(what, items, limit) {
+  if (Array.isArray(items)) {
+    if (items.length > limit) throw new LimitExceeded(`${what}最多${limit}个，得到${items.length}个`);
+    return items.slice();
+  }
+  if (items === null || items === undefined || typeof items === 'string' || typeof items[Symbol.iterator] !== 'function') {
+    throw new OutOfBounds(`${what}必须是列表，得到${_rt_repr(items)}`);
+  }
+  const out = [];
+  for (const item of items) {
+    if (out.length >= limit) throw new LimitExceeded(`${what}最多${limit}个`);
+    out.push(item);
+  }
+  return out;
+}
 function _rt_within(what, value, limit) {
   if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
 }

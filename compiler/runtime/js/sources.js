@@ -96,7 +96,8 @@ function _rt_seed_words(seed) {
       throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
     }
     digits = String(Math.abs(seed));
-  } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+  } else if ((typeof seed === 'bigint' && String(seed).replace(/^-/, '').length <= 4000)
+             || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
     digits = String(seed).replace(/^-/, '');
   } else {
     throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
@@ -127,15 +128,22 @@ class SeededDice {
     // is a source of its own, checked like any other).
     if (new.target === SeededDice) Object.freeze(this);
   }
-  die(sides) { return Math.floor(this.random() * sides) + 1; }
+  die(sides) { _rt_sides(sides); return Math.floor(this.random() * sides) + 1; }
+}
+const MAX_FIXED_FACES = 10000;  // faces given in advance (what a scenario may list)
+function _rt_sides(sides) {
+  if (typeof sides !== 'number' || !Number.isInteger(sides) || sides < 1 || sides > 1000000) {
+    throw new OutOfBounds(`骰子的面数必须是1至1000000的整数，得到${_rt_repr(sides)}`, {key: 'sides'});
+  }
 }
 // Faces given in advance, consumed in order; for tests and worked examples.
 class FixedDice {
   constructor(faces) {
-    this.faces = Array.from(faces); this.used = 0;
+    this.faces = _rt_bounded_list('固定骰面', faces, MAX_FIXED_FACES); this.used = 0;
     if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
   }
   die(sides) {
+    _rt_sides(sides);
     if (this.used >= this.faces.length) {
       throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
                               {needed: this.used + 1, given: this.faces.length});

@@ -87,6 +87,24 @@ function _rt_repr(value) {
   return `${_rt_type_name(value)}类型的值`;
 }
 
+// `items` (an array or other iterable, but not text) as an array of at most `limit` items
+// (core.bounded_list): OutOfBounds for anything else, LimitExceeded past the limit, found before
+// more is read.
+function _rt_bounded_list(what, items, limit) {
+  if (Array.isArray(items)) {
+    if (items.length > limit) throw new LimitExceeded(`${what}最多${limit}个，得到${items.length}个`);
+    return items.slice();
+  }
+  if (items === null || items === undefined || typeof items === 'string' || typeof items[Symbol.iterator] !== 'function') {
+    throw new OutOfBounds(`${what}必须是列表，得到${_rt_repr(items)}`);
+  }
+  const out = [];
+  for (const item of items) {
+    if (out.length >= limit) throw new LimitExceeded(`${what}最多${limit}个`);
+    out.push(item);
+  }
+  return out;
+}
 function _rt_within(what, value, limit) {
   if (value > limit) throw new LimitExceeded(`${what}${value}，超过规则集的上限${limit}`);
 }
@@ -421,7 +439,8 @@ function _rt_seed_words(seed) {
       throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
     }
     digits = String(Math.abs(seed));
-  } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+  } else if ((typeof seed === 'bigint' && String(seed).replace(/^-/, '').length <= 4000)
+             || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
     digits = String(seed).replace(/^-/, '');
   } else {
     throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
@@ -452,15 +471,22 @@ class SeededDice {
     // is a source of its own, checked like any other).
     if (new.target === SeededDice) Object.freeze(this);
   }
-  die(sides) { return Math.floor(this.random() * sides) + 1; }
+  die(sides) { _rt_sides(sides); return Math.floor(this.random() * sides) + 1; }
+}
+const MAX_FIXED_FACES = 10000;  // faces given in advance (what a scenario may list)
+function _rt_sides(sides) {
+  if (typeof sides !== 'number' || !Number.isInteger(sides) || sides < 1 || sides > 1000000) {
+    throw new OutOfBounds(`骰子的面数必须是1至1000000的整数，得到${_rt_repr(sides)}`, {key: 'sides'});
+  }
 }
 // Faces given in advance, consumed in order; for tests and worked examples.
 class FixedDice {
   constructor(faces) {
-    this.faces = Array.from(faces); this.used = 0;
+    this.faces = _rt_bounded_list('固定骰面', faces, MAX_FIXED_FACES); this.used = 0;
     if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
   }
   die(sides) {
+    _rt_sides(sides);
     if (this.used >= this.faces.length) {
       throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
                               {needed: this.used + 1, given: this.faces.length});
@@ -838,6 +864,9 @@ class Odds {
   }
   total() { let s = 0; for (const o of this.outcomes) s += o[1]; return s; }
   probability(where) {
+    if (where === null || typeof where !== 'object' || Array.isArray(where)) {
+      throw new OutOfBounds(`条件必须是结果字段到值的映射，得到${_rt_repr(where)}`, {key: 'where'});
+    }
     const idx = Object.keys(where).map(k => [this._field(k), where[k]]);
     let s = 0;
     for (const o of this.outcomes) if (idx.every(iv => o[0][iv[0]] === iv[1])) s += o[1];
@@ -850,17 +879,23 @@ class Odds {
     for (const v of _rt_sort_values(Array.from(acc.keys()))) out.set(v, acc.get(v));
     return out;
   }
-  expected(field) {
+  expected(field) {  // the mean of a numeric (whole number or true/false) field; OutOfBounds for any other
     const i = this._field(field);
     let s = 0;
-    for (const o of this.outcomes) s += Number(o[0][i]) * o[1];
+    for (const o of this.outcomes) {
+      const v = o[0][i];
+      if (typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new OutOfBounds(`结果字段${_rt_repr(field)}不是数值`, {key: 'field'});
+      }
+      s += Number(v) * o[1];
+    }
     return s;
   }
   get hit_probability() { return this.hit !== null ? this.probability({[this.hit]: true}) : NaN; }
   get expected_damage() { return this.damage !== null ? this.expected(this.damage) : NaN; }
   _field(name) {
-    const i = this.fields.indexOf(name);
-    if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
+    const i = typeof name === 'string' ? this.fields.indexOf(name) : -1;
+    if (i < 0) throw new OutOfBounds(`没有结果字段${_rt_repr(name)}`, {key: 'field'});
     return i;
   }
   toJSON() { return this.toDict(); }

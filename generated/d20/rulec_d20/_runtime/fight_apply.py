@@ -83,8 +83,9 @@ class Applying:
 
     def apply(self, action: Action) -> "Fight":
         """A new fight with the action's declared effects applied (a sentence for each change)."""
-        spec = self.rules.actions.get(action.procedure)
-        if spec is None or type(action) is not Action:
+        spec = self.rules.actions.get(action.procedure) if type(action) is Action and type(action.procedure) is str \
+            else None
+        if spec is None:
             raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动", key="action")
         return self._apply(action, spec, dict(action.roles))
 

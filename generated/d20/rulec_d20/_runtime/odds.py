@@ -26,7 +26,7 @@ import random
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Sequence, Tuple, TypeVar
 
-from .core import LimitExceeded
+from .core import LimitExceeded, OutOfBounds, described
 
 TAIL = 1e-16
 # Outcomes of a roll less likely than this are not enumerated by odds functions (their mass is
@@ -228,6 +228,9 @@ def _window(probs: List[float], sides: int, total: int) -> List[float]:
     return out
 
 
+_NUMBERS = (int, bool, float)
+
+
 class Odds:
     """The exact outcome distribution of one procedure call.
 
@@ -272,12 +275,13 @@ class Odds:
         return [(pick(key + values), p) for key, p in self._acc.items()]
 
     def _place(self, field: str) -> Tuple[bool, Any]:
-        """(True, the field's index in an outcome's key), or (False, its value in every outcome)."""
+        """(True, the field's index in an outcome's key), or (False, its value in every outcome);
+        OutOfBounds for a name that is no outcome field."""
+        if field.__class__ is not str or field not in self.fields:
+            raise OutOfBounds(f"没有结果字段{described(field)}", key="field")
         if not self._fixed:
             return True, self.fields.index(field)
-        at = _layout(self.fields, tuple(i for i, _ in self._fixed)).get(field)
-        if at is None:
-            raise ValueError(f"{field!r} is not in fields")
+        at = _layout(self.fields, tuple(i for i, _ in self._fixed))[field]
         keyed = len(self.fields) - len(self._fixed)
         return (True, at) if at < keyed else (False, self._fixed[at - keyed][1])
 
@@ -309,9 +313,14 @@ class Odds:
         return dict(sorted(out.items(), key=lambda kv: (str(type(kv[0])), kv[0])))
 
     def expected(self, field: str) -> float:
+        """The mean of a numeric (whole number or true/false) outcome field; OutOfBounds for any other."""
         keyed, i = self._place(field)
         if not keyed:
+            if i.__class__ not in _NUMBERS:
+                raise OutOfBounds(f"结果字段{described(field)}不是数值", key="field")
             return sum(float(i) * p for p in self._acc.values())
+        if not all(o[i].__class__ in _NUMBERS for o in self._acc):
+            raise OutOfBounds(f"结果字段{described(field)}不是数值", key="field")
         return sum(float(o[i]) * p for o, p in self._acc.items())
 
     @property

@@ -25,9 +25,10 @@ or checked inside it; any other object with a `die` method is wrapped once per c
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple, Type
 
-from .core import BadFace, DiceExhausted, OutOfBounds, RuleError, described, kind
+from .core import BadFace, DiceExhausted, OutOfBounds, RuleError, bounded_list, described, kind
 
 DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
 
@@ -83,7 +84,7 @@ class SeededDice:
     random: Callable[[], float]
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        object.__setattr__(self, "rng", random.Random(seed))
+        object.__setattr__(self, "rng", random.Random(_seed(seed)))
         object.__setattr__(self, "random", self.rng.random)
 
     def __setattr__(self, key: str, value: Any) -> None:
@@ -95,7 +96,30 @@ class SeededDice:
         return (_seeded_from_state, (self.__class__, self.rng.getstate()))
 
     def die(self, sides: int) -> int:
+        _sides(sides)
         return int(self.random() * sides) + 1
+
+
+MAX_SEED_DIGITS = 4000  # a seed's decimal digits (a chat id is 10 to 20)
+MAX_FIXED_FACES = 10_000  # faces given in advance (what a scenario may list)
+_DIGITS = re.compile(r"-?[0-9]{1,%d}" % MAX_SEED_DIGITS)
+
+
+def _seed(seed: Any) -> Optional[int]:
+    """A seed as `random.Random` takes it: None, or a whole number (an int, or its decimal digits as
+    text, as the JavaScript twin reads a chat id too long for a Number) of at most MAX_SEED_DIGITS."""
+    if seed is None:
+        return None
+    if seed.__class__ is int and -10 ** MAX_SEED_DIGITS < seed < 10 ** MAX_SEED_DIGITS:
+        return seed
+    if seed.__class__ is str and _DIGITS.fullmatch(seed):
+        return int(seed)
+    raise OutOfBounds(f"种子必须是整数（或它的十进制数字串），得到{described(seed)}", key="seed")
+
+
+def _sides(sides: Any) -> None:
+    if sides.__class__ is not int or not 1 <= sides <= 1_000_000:
+        raise OutOfBounds(f"骰子的面数必须是1至1000000的整数，得到{described(sides)}", key="sides")
 
 
 def _seeded_from_state(cls: Type[SeededDice], state: Any) -> SeededDice:
@@ -112,10 +136,11 @@ class FixedDice:
     __slots__ = ("faces", "used")
 
     def __init__(self, faces: Iterable[int]) -> None:
-        self.faces: List[int] = list(faces)
+        self.faces: List[int] = bounded_list("固定骰面", faces, MAX_FIXED_FACES)
         self.used = 0
 
     def die(self, sides: int) -> int:
+        _sides(sides)
         if self.used >= len(self.faces):
             raise DiceExhausted(
                 f"固定骰面已用完：第{self.used + 1}个骰子（d{sides}）没有给出骰面",

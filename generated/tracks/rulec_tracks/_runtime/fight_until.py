@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple
 from .core import OutOfBounds
 from .fight_odds import MAX_THRESHOLD, UntilOdds, chain_until
 from .fight_resources import capacity_kw
-from .fight_state import FightRules, Member, put
+from .fight_state import FightRules, Member, bad_options, put
 from .sources import FixedDice
 
 _NO_DICE = FixedDice(())  # the accumulation rule rolls nothing
@@ -57,7 +57,10 @@ class Until:
             nonlocal fields
             seen = self._effective(m._replace(points=put(m.points, track, start + total)))
             if seen not in cache:
-                odds = spec.odds(**{target: seen}, **others, **options)  # type: ignore[misc]
+                try:
+                    odds = spec.odds(**{target: seen}, **others, **options)  # type: ignore[misc]
+                except TypeError:  # an option left out, or one the procedure does not take
+                    raise bad_options(spec, procedure) from None
                 fields = odds.fields
                 at_track, at_points = fields.index(effect.key), fields.index(effect.field)
                 dist: Dict[int, float] = {}

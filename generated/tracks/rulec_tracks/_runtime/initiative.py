@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Sequence, Tuple
 
-from .core import RuleError, check_int, within
+from .core import RuleError, bounded_list, check_int
 from .pool import ADDED_DICE, PoolSpec, pool_sentence, roll_pool
 
 
@@ -20,8 +20,7 @@ def initiative_order(entries: Sequence[Tuple[str, int, int]], spec: PoolSpec, so
     limit and there may be at most `max_entries` of them, and a roll adds at most `max_added` dice
     (LimitExceeded).
     """
-    entries = list(entries)
-    within("先攻人数", len(entries), max_entries)
+    entries = bounded_list("先攻条目", entries, max_entries)
     for entry in entries:
         if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str)):
             raise RuleError(f"先攻条目应为（名称, 骰子数, 附加成功）：{entry!r}"[:200])
