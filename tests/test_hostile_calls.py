@@ -5,6 +5,7 @@ bound."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from typing import Any
 
@@ -56,3 +57,25 @@ def test_apply_takes_actions_only(dp: Any) -> None:
     for junk in (None, "attack", 5, {"procedure": "attack"}):
         with pytest.raises(dp.OutOfBounds):
             f.apply(junk)
+
+
+def test_chain_helpers_and_fight_rules(dp: Any) -> None:
+    chain_until = importlib.import_module(f"{dp.__name__}._runtime.fight_odds").chain_until
+    fight = importlib.import_module(f"{dp.__name__}.fight").Fight
+    for gains in (5, None):
+        with pytest.raises(dp.OutOfBounds):
+            chain_until(gains, 5)
+    for row in (5, {float("nan"): 1.0}, {1: "x"}):
+        with pytest.raises(dp.OutOfBounds):
+            chain_until(lambda total, row=row: row, 5)
+    for rules in (None, {"turn": None}):
+        with pytest.raises(dp.OutOfBounds):
+            fight.start(rules, {"甲": dp.Combatant()})
+        with pytest.raises(dp.OutOfBounds):
+            fight.from_dict(rules, {})
+
+
+def test_a_long_unknown_name_is_cut_in_the_message(dp: Any) -> None:
+    with pytest.raises(dp.UnknownEntry) as caught:
+        dp.attack(dp.Combatant(), dp.Combatant(), "长" * 50_000)
+    assert len(str(caught.value)) < 100 and "…" in str(caught.value)

@@ -281,6 +281,9 @@ class UnknownEntry(RuleError):
     code = "unknown-entry"
 
 
+MAX_CLOSE = 100  # characters of a name looked for a close match (the message shows 20)
+
+
 def lookup(table: Dict[str, Any], key: Any, what: str, cls: type) -> Any:
     """Find an entry by object, id or Chinese name; a clear error with a suggestion otherwise."""
     if isinstance(key, cls):
@@ -295,9 +298,9 @@ def lookup(table: Dict[str, Any], key: Any, what: str, cls: type) -> Any:
         import difflib
 
         names = list(table) + [e.name for e in table.values()]
-        close = difflib.get_close_matches(key, names, n=1)
+        close = difflib.get_close_matches(key, names, n=1) if len(key) <= MAX_CLOSE else []
         hint = f"，是否想找“{close[0]}”？" if close else ""
-        raise UnknownEntry(f"没有名为“{key}”的{what}{hint}", key=key)
+        raise UnknownEntry(f"没有名为{described(key)}的{what}{hint}", key=key[:MAX_CLOSE])
     raise UnknownEntry(f"{what}必须是编号、名称或条目对象，得到{kind(key)}")
 
 

@@ -81,11 +81,22 @@ _Run = Tuple[int, int, _Row]
 _OVERHEAD = 16
 
 
+_NUMBERS = (int, float, bool)
+
+
+def _finite(x: Any) -> bool:
+    return bool(x - x == 0)  # not inf, not nan
+
+
 def _row(gains: Mapping[int, float]) -> _Row:
+    if not isinstance(gains, Mapping):
+        raise OutOfBounds(f"每次行动的增量必须是从增量到概率的映射，得到{described(gains)}", key="gains")
     values: List[int] = []
     probs: List[float] = []
     stay = 0.0
     for v, p in gains.items():
+        if v.__class__ not in _NUMBERS or p.__class__ not in _NUMBERS or not (_finite(v) and _finite(p)):
+            raise OutOfBounds("每次行动的增量和概率必须是有限的数", key="gains")
         gained, chance = max(0, int(v)), float(p)
         if chance <= 0.0:
             continue
@@ -108,6 +119,8 @@ def chain_until(gains: Callable[[int], Mapping[int, float]], threshold: int, max
     adds (`gains(total)`, called once per total; a total that returns the same mapping object as
     the one before shares its step): the absorbing chain over the total, exactly."""
     _check(threshold, max_attacks)
+    if not callable(gains):
+        raise OutOfBounds(f"gains必须是函数，得到{described(gains)}", key="gains")
     if threshold * max_attacks > MAX_CHAIN_WORK:  # before any total's step is computed
         raise _too_much(threshold * max_attacks)
     rows: Dict[int, Tuple[Mapping[int, float], _Row]] = {}  # id of a mapping -> (it, its row)

@@ -94,6 +94,7 @@ class Fight {
   // ---- building ----
   // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
   static start(rules, combatants, turns) {
+    _rt_known_rules(rules);
     if (turns === undefined) turns = false;
     if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
     if (!turns) rules = _rt_without_turn(rules);
@@ -375,6 +376,7 @@ class Fight {
   // ---- storing ----
   // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
   static from_dict(rules, data) {
+    _rt_known_rules(rules);
     let read;
     try {
       if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);

@@ -53,9 +53,15 @@ function _rt_too_much(work) {
 }
 // A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
 function _rt_chain_row(gains) {
+  if (!(gains instanceof Map)) {
+    throw new OutOfBounds(`每次行动的增量必须是从增量到概率的映射，得到${_rt_repr(gains)}`, {key: 'gains'});
+  }
   const values = [], probs = [];
   let stay = 0.0;
   for (const vp of gains.entries()) {
+    if (!_rt_finite_number(vp[0]) || !_rt_finite_number(vp[1])) {
+      throw new OutOfBounds('每次行动的增量和概率必须是有限的数', {key: 'gains'});
+    }
     const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
     if (chance <= 0.0) continue;
     if (gained === 0) stay += chance;
@@ -80,9 +86,11 @@ function attacks_until(marginal, threshold, maxAttacks, negligible) {
 }
 // attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
 // total that returns the same Map object as the one before shares its step).
+function _rt_finite_number(x) { return typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)); }
 function chain_until(gains, threshold, maxAttacks, negligible) {
   maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
   _rt_chain_check(threshold, maxAttacks);
+  if (typeof gains !== 'function') throw new OutOfBounds(`gains必须是函数，得到${_rt_repr(gains)}`, {key: 'gains'});
   if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
   const rows = new Map(), runs = [];
   for (let total = 0; total < threshold; total++) {

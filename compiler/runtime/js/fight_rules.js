@@ -11,7 +11,18 @@ function _rt_scope(s) {
   return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
 }
 function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
+const _rt_MADE_RULES = new WeakSet();  // the fight rules this module made (Fight.start and from_dict take no others)
+function _rt_known_rules(rules) {
+  if (rules === null || typeof rules !== 'object' || !_rt_MADE_RULES.has(rules)) {
+    throw new OutOfBounds('战斗规则必须是本模块的 FIGHT_RULES', {key: 'rules'});
+  }
+}
 function _rt_fight_rules(d) {
+  const made = _rt_make_fight_rules(d);
+  _rt_MADE_RULES.add(made);
+  return made;
+}
+function _rt_make_fight_rules(d) {
   const map = pairs => new Map(pairs);
   const actions = new Map(d.actions.map(kv => {
     const a = kv[1];
@@ -69,7 +80,11 @@ function _rt_kind_name(turn, action) {
 const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
 function _rt_without_turn(rules) {
   if (rules.turn === null) return rules;
-  if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
+  if (!_rt_UNTIMED.has(rules)) {
+    const untimed = Object.freeze(Object.assign({}, rules, {turn: null}));
+    _rt_MADE_RULES.add(untimed);
+    _rt_UNTIMED.set(rules, untimed);
+  }
   return _rt_UNTIMED.get(rules);
 }
 // ---- the checks a track's debuff lowers (fight_checks.py) ----

@@ -225,7 +225,7 @@ function _rt_close_match(key, names) {
 // (a ratio of at least 0.6), or null; for tools that check words from chat text.
 function close_match(key, names) {
   if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
-  return _rt_close_match(key, Array.from(names, String));
+  return _rt_close_match(key, _rt_bounded_list('名称', names, 100000).map(String));
 }
 // Find an entry by object, id or Chinese name (core.lookup).
 function _rt_lookup(table, key, what, cls) {
@@ -237,9 +237,10 @@ function _rt_lookup(table, key, what, cls) {
       if (candidate.name === key) return candidate;
     }
     const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
-    const close = _rt_close_match(key, names);
+    const long = Array.from(key).length > 100;  // no close match looked for (core.MAX_CLOSE)
+    const close = long ? null : _rt_close_match(key, names);
     const hint = close !== null ? `，是否想找“${close}”？` : '';
-    throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
+    throw new UnknownEntry(`没有名为${_rt_repr(key)}的${what}${hint}`, {key: Array.from(key).slice(0, 100).join('')});
   }
   throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
 }
@@ -1386,7 +1387,18 @@ function _rt_scope(s) {
   return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
 }
 function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
+const _rt_MADE_RULES = new WeakSet();  // the fight rules this module made (Fight.start and from_dict take no others)
+function _rt_known_rules(rules) {
+  if (rules === null || typeof rules !== 'object' || !_rt_MADE_RULES.has(rules)) {
+    throw new OutOfBounds('战斗规则必须是本模块的 FIGHT_RULES', {key: 'rules'});
+  }
+}
 function _rt_fight_rules(d) {
+  const made = _rt_make_fight_rules(d);
+  _rt_MADE_RULES.add(made);
+  return made;
+}
+function _rt_make_fight_rules(d) {
   const map = pairs => new Map(pairs);
   const actions = new Map(d.actions.map(kv => {
     const a = kv[1];
@@ -1444,7 +1456,11 @@ function _rt_kind_name(turn, action) {
 const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
 function _rt_without_turn(rules) {
   if (rules.turn === null) return rules;
-  if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
+  if (!_rt_UNTIMED.has(rules)) {
+    const untimed = Object.freeze(Object.assign({}, rules, {turn: null}));
+    _rt_MADE_RULES.add(untimed);
+    _rt_UNTIMED.set(rules, untimed);
+  }
   return _rt_UNTIMED.get(rules);
 }
 // ---- the checks a track's debuff lowers (fight_checks.py) ----
@@ -1681,6 +1697,7 @@ class Fight {
   // ---- building ----
   // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
   static start(rules, combatants, turns) {
+    _rt_known_rules(rules);
     if (turns === undefined) turns = false;
     if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
     if (!turns) rules = _rt_without_turn(rules);
@@ -1962,6 +1979,7 @@ class Fight {
   // ---- storing ----
   // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
   static from_dict(rules, data) {
+    _rt_known_rules(rules);
     let read;
     try {
       if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
@@ -2725,9 +2743,15 @@ function _rt_too_much(work) {
 }
 // A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
 function _rt_chain_row(gains) {
+  if (!(gains instanceof Map)) {
+    throw new OutOfBounds(`每次行动的增量必须是从增量到概率的映射，得到${_rt_repr(gains)}`, {key: 'gains'});
+  }
   const values = [], probs = [];
   let stay = 0.0;
   for (const vp of gains.entries()) {
+    if (!_rt_finite_number(vp[0]) || !_rt_finite_number(vp[1])) {
+      throw new OutOfBounds('每次行动的增量和概率必须是有限的数', {key: 'gains'});
+    }
     const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
     if (chance <= 0.0) continue;
     if (gained === 0) stay += chance;
@@ -2752,9 +2776,11 @@ function attacks_until(marginal, threshold, maxAttacks, negligible) {
 }
 // attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
 // total that returns the same Map object as the one before shares its step).
+function _rt_finite_number(x) { return typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)); }
 function chain_until(gains, threshold, maxAttacks, negligible) {
   maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
   _rt_chain_check(threshold, maxAttacks);
+  if (typeof gains !== 'function') throw new OutOfBounds(`gains必须是函数，得到${_rt_repr(gains)}`, {key: 'gains'});
   if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
   const rows = new Map(), runs = [];
   for (let total = 0; total < threshold; total++) {

@@ -75,6 +75,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
     def start(cls, rules: FightRules, combatants: Mapping[str, Any], turns: bool = False) -> "Fight":
         """A fight between `combatants` (name -> Combatant), who act in the order given; with `turns`,
         each combatant's turn is the budget the ruleset's turn structure declares (fight_budget.py)."""
+        if type(rules) is not FightRules:
+            raise OutOfBounds("战斗规则必须是本模块的 FIGHT_RULES", key="rules")
         if turns is not True and turns is not False:
             raise OutOfBounds("turns 应为是或否", key="turns")
         if not turns and rules.turn is not None:
@@ -289,6 +291,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
     def from_dict(cls, rules: FightRules, data: Mapping[str, Any]) -> "Fight":
         """The fight `to_dict` wrote (a bot keeps one between chat messages): every value is checked
         against its declared range (`fight_stored.read_fight`); anything else is `OutOfBounds`."""
+        if type(rules) is not FightRules:
+            raise OutOfBounds("战斗规则必须是本模块的 FIGHT_RULES", key="rules")
         try:
             if not (isinstance(data, Mapping) and data.get("turns") is True) and rules.turn is not None:
                 rules = rules._replace(turn=None)  # a fight without the turn budget (stored before it, or off)

@@ -221,7 +221,7 @@ function _rt_close_match(key, names) {
 // (a ratio of at least 0.6), or null; for tools that check words from chat text.
 function close_match(key, names) {
   if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
-  return _rt_close_match(key, Array.from(names, String));
+  return _rt_close_match(key, _rt_bounded_list('名称', names, 100000).map(String));
 }
 // Find an entry by object, id or Chinese name (core.lookup).
 function _rt_lookup(table, key, what, cls) {
@@ -233,9 +233,10 @@ function _rt_lookup(table, key, what, cls) {
       if (candidate.name === key) return candidate;
     }
     const names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
-    const close = _rt_close_match(key, names);
+    const long = Array.from(key).length > 100;  // no close match looked for (core.MAX_CLOSE)
+    const close = long ? null : _rt_close_match(key, names);
     const hint = close !== null ? `，是否想找“${close}”？` : '';
-    throw new UnknownEntry(`没有名为“${key}”的${what}${hint}`, {key: key});
+    throw new UnknownEntry(`没有名为${_rt_repr(key)}的${what}${hint}`, {key: Array.from(key).slice(0, 100).join('')});
   }
   throw new UnknownEntry(`${what}必须是编号、名称或条目对象，得到${_rt_type_name(key)}`);
 }
