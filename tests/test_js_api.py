@@ -279,3 +279,13 @@ def test_js_helpers_refuse_junk_with_their_own_errors(built: Path) -> None:
     for case, g in zip(cases, got):
         assert g.get("error") in ("out-of-bounds", "limit-exceeded"), (case, g)
         assert any("\u4e00" <= ch <= "\u9fff" for ch in g["message"]), (case, g)  # in the rules' words
+
+
+def test_a_procedure_without_options_refuses_any_in_every_form(built: Path) -> None:
+    forms = ["m.pin_odds(new m.Combatant(), new m.Combatant(), {nope: 1})",
+             "m.pin_prepare(new m.Combatant(), new m.Combatant(), {nope: 1})",
+             "m.pin_odds(new m.Combatant(), new m.Combatant(), 5)",
+             "m.pool_distribution(10001, 10, 8, 10)", "m.pool_distribution(5, 10, 1, 1)"]
+    got = run_js(built / "js" / "dp" / "index.js", forms)
+    assert [g.get("error") for g in got] == ["out-of-bounds"] * 3 + ["limit-exceeded", "out-of-bounds"], got
+    assert "没有选项" in got[0]["message"]

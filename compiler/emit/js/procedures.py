@@ -63,18 +63,17 @@ class ProcedureWriter:
         return Js("null") if prm.default is None else literal(prm.default)
 
     def head(self, fn: Js, extra: tuple[str, ...]) -> None:
-        """`function fn(a, b, options) {` and the options read from their object (unknown keys refused)."""
-        args = [name(prm.id) for prm in self.positional]
-        if self.options or extra:
-            args.append(Js("options"))
+        """`function fn(a, b, options) {` and the options read from their object (unknown keys refused:
+        a procedure without options refuses any, as Python refuses a keyword it does not take)."""
+        args = [name(prm.id) for prm in self.positional] + [Js("options")]
         self.w.line(js("function {}({}) {{", fn, join(", ", args)))
         self.w.indent()
         for prm in self.positional:  # a positional parameter with a default may be left out (undefined)
             if prm.default is not None and prm.type not in ("int", "bool", "combatant"):
                 self.w.line(js("if ({0} === undefined) {0} = {1};", name(prm.id), literal(prm.default)))
+        keys = [prm.id for prm in self.options] + list(extra)
+        self.w.line(js("options = _rt_options(options, {});", literal(keys)))
         if self.options or extra:
-            keys = [prm.id for prm in self.options] + list(extra)
-            self.w.line(js("options = _rt_options(options, {});", literal(keys)))
             for prm in self.options:
                 pid = name(prm.id)
                 self.w.line(js("let {0} = options.{0} === undefined ? {1} : options.{0};", pid, self._default(prm)))

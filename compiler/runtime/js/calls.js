@@ -11,7 +11,10 @@ function _rt_options(options, keys) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
   }
   for (const k of Object.keys(options)) {
-    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    if (keys.indexOf(k) < 0) {
+      throw new OutOfBounds(`未知的选项${_rt_repr(k)}` + (keys.length ? `（可用：${keys.join('、')}）` : '（这个过程没有选项）'),
+                            {key: Array.from(k).slice(0, 100).join('')});
+    }
     out[k] = options[k];
   }
   return out;

@@ -719,6 +719,7 @@ function pool_distribution(dice, sides, successAt, addAt, cached) {
     }
   }
   if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  if (dice > 10000) throw new LimitExceeded(`骰池最多10000个骰子，得到${dice}`);  // O(dice²) in a JavaScript loop
   return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
     : _rt_pool_distribution(dice, sides, successAt, addAt);
 }
@@ -743,7 +744,7 @@ function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
     else if (a) nR++;
   }
   const nF = sides - nS - nQ - nR;
-  if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
+  if (nQ + nR >= sides) throw new OutOfBounds('每个骰面都会加骰：这个骰池永远掷不完');
   const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
   const d = 1.0 - r, n = dice, ratio = q / d;
   const inFloats = n * -Math.log(pF + pS) < 600;
@@ -973,7 +974,10 @@ function _rt_options(options, keys) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
   }
   for (const k of Object.keys(options)) {
-    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    if (keys.indexOf(k) < 0) {
+      throw new OutOfBounds(`未知的选项${_rt_repr(k)}` + (keys.length ? `（可用：${keys.join('、')}）` : '（这个过程没有选项）'),
+                            {key: Array.from(k).slice(0, 100).join('')});
+    }
     out[k] = options[k];
   }
   return out;
@@ -4671,14 +4675,16 @@ function charm_fast(charmer, creature, options) {
 }
 
 // 魅惑: the setup once; the function returned rolls and returns the outcome array.
-function charm_prepare(charmer, creature) {
+function charm_prepare(charmer, creature, options) {
+  options = _rt_options(options, []);
   _charm_setup(charmer, creature, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 魅惑: the exact distribution of the fields of CHARM_FIELDS.
-function charm_odds(charmer, creature) {
+function charm_odds(charmer, creature, options) {
+  options = _rt_options(options, []);
   _charm_setup(charmer, creature, null);
   const _odds = new OddsBuilder(CHARM_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -4717,14 +4723,16 @@ function end_charm_fast(charmer, creature, options) {
 }
 
 // 魅惑结束: the setup once; the function returned rolls and returns the outcome array.
-function end_charm_prepare(charmer, creature) {
+function end_charm_prepare(charmer, creature, options) {
+  options = _rt_options(options, []);
   _end_charm_setup(charmer, creature, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 魅惑结束: the exact distribution of the fields of END_CHARM_FIELDS.
-function end_charm_odds(charmer, creature) {
+function end_charm_odds(charmer, creature, options) {
+  options = _rt_options(options, []);
   _end_charm_setup(charmer, creature, null);
   const _odds = new OddsBuilder(END_CHARM_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5008,8 +5016,9 @@ function escape_grapple_fast(escaper, grappler, skill, options) {
 }
 
 // 逃脱擒抱: the setup once; the function returned rolls and returns the outcome array.
-function escape_grapple_prepare(escaper, grappler, skill) {
+function escape_grapple_prepare(escaper, grappler, skill, options) {
   if (skill === undefined) skill = "best";
+  options = _rt_options(options, []);
   const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
   const _hold_roll = !grappler.incapacitated;
   const _grappler_incapacitated = grappler.incapacitated;
@@ -5031,8 +5040,9 @@ function escape_grapple_prepare(escaper, grappler, skill) {
 }
 
 // 逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
-function escape_grapple_odds(escaper, grappler, skill) {
+function escape_grapple_odds(escaper, grappler, skill, options) {
   if (skill === undefined) skill = "best";
+  options = _rt_options(options, []);
   const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
   const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5569,14 +5579,16 @@ function hide_fast(character, options) {
 }
 
 // 躲藏: the setup once; the function returned rolls and returns the outcome array.
-function hide_prepare(character) {
+function hide_prepare(character, options) {
+  options = _rt_options(options, []);
   _hide_setup(character, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 躲藏: the exact distribution of the fields of HIDE_FIELDS.
-function hide_odds(character) {
+function hide_odds(character, options) {
+  options = _rt_options(options, []);
   _hide_setup(character, null);
   const _odds = new OddsBuilder(HIDE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5836,14 +5848,16 @@ function release_grapple_fast(grappler, target, options) {
 }
 
 // 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
-function release_grapple_prepare(grappler, target) {
+function release_grapple_prepare(grappler, target, options) {
+  options = _rt_options(options, []);
   _release_grapple_setup(grappler, target, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
-function release_grapple_odds(grappler, target) {
+function release_grapple_odds(grappler, target, options) {
+  options = _rt_options(options, []);
   _release_grapple_setup(grappler, target, null);
   const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5882,14 +5896,16 @@ function engage_fast(hostile, creature, options) {
 }
 
 // 进入触及范围: the setup once; the function returned rolls and returns the outcome array.
-function engage_prepare(hostile, creature) {
+function engage_prepare(hostile, creature, options) {
+  options = _rt_options(options, []);
   _engage_setup(hostile, creature, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 进入触及范围: the exact distribution of the fields of ENGAGE_FIELDS.
-function engage_odds(hostile, creature) {
+function engage_odds(hostile, creature, options) {
+  options = _rt_options(options, []);
   _engage_setup(hostile, creature, null);
   const _odds = new OddsBuilder(ENGAGE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5928,14 +5944,16 @@ function disengage_fast(hostile, creature, options) {
 }
 
 // 离开触及范围: the setup once; the function returned rolls and returns the outcome array.
-function disengage_prepare(hostile, creature) {
+function disengage_prepare(hostile, creature, options) {
+  options = _rt_options(options, []);
   _disengage_setup(hostile, creature, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 离开触及范围: the exact distribution of the fields of DISENGAGE_FIELDS.
-function disengage_odds(hostile, creature) {
+function disengage_odds(hostile, creature, options) {
+  options = _rt_options(options, []);
   _disengage_setup(hostile, creature, null);
   const _odds = new OddsBuilder(DISENGAGE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5974,14 +5992,16 @@ function flank_position_fast(flanker, enemy, options) {
 }
 
 // 进入夹击位置: the setup once; the function returned rolls and returns the outcome array.
-function flank_position_prepare(flanker, enemy) {
+function flank_position_prepare(flanker, enemy, options) {
+  options = _rt_options(options, []);
   _flank_position_setup(flanker, enemy, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 进入夹击位置: the exact distribution of the fields of FLANK_POSITION_FIELDS.
-function flank_position_odds(flanker, enemy) {
+function flank_position_odds(flanker, enemy, options) {
+  options = _rt_options(options, []);
   _flank_position_setup(flanker, enemy, null);
   const _odds = new OddsBuilder(FLANK_POSITION_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -6020,14 +6040,16 @@ function leave_flank_fast(flanker, enemy, options) {
 }
 
 // 离开夹击位置: the setup once; the function returned rolls and returns the outcome array.
-function leave_flank_prepare(flanker, enemy) {
+function leave_flank_prepare(flanker, enemy, options) {
+  options = _rt_options(options, []);
   _leave_flank_setup(flanker, enemy, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 离开夹击位置: the exact distribution of the fields of LEAVE_FLANK_FIELDS.
-function leave_flank_odds(flanker, enemy) {
+function leave_flank_odds(flanker, enemy, options) {
+  options = _rt_options(options, []);
   _leave_flank_setup(flanker, enemy, null);
   const _odds = new OddsBuilder(LEAVE_FLANK_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -6066,14 +6088,16 @@ function release_vehicle_fast(grappler, options) {
 }
 
 // 放开载具: the setup once; the function returned rolls and returns the outcome array.
-function release_vehicle_prepare(grappler) {
+function release_vehicle_prepare(grappler, options) {
+  options = _rt_options(options, []);
   _release_vehicle_setup(grappler, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 放开载具: the exact distribution of the fields of RELEASE_VEHICLE_FIELDS.
-function release_vehicle_odds(grappler) {
+function release_vehicle_odds(grappler, options) {
+  options = _rt_options(options, []);
   _release_vehicle_setup(grappler, null);
   const _odds = new OddsBuilder(RELEASE_VEHICLE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -6134,14 +6158,16 @@ function vehicle_dc_fast(grappler, power, vehicle_size, length, width, height, o
 }
 
 // 载具的擒抱和推撞DC: the setup once; the function returned rolls and returns the outcome array.
-function vehicle_dc_prepare(grappler, power, vehicle_size, length, width, height) {
+function vehicle_dc_prepare(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(options, []);
   const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
   const _out = [dc, mean_size];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 载具的擒抱和推撞DC: the exact distribution of the fields of VEHICLE_DC_FIELDS.
-function vehicle_dc_odds(grappler, power, vehicle_size, length, width, height) {
+function vehicle_dc_odds(grappler, power, vehicle_size, length, width, height, options) {
+  options = _rt_options(options, []);
   const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
   const _odds = new OddsBuilder(VEHICLE_DC_FIELDS, null, null, 200000);
   const _p = 1.0;

@@ -711,6 +711,7 @@ function pool_distribution(dice, sides, successAt, addAt, cached) {
     }
   }
   if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  if (dice > 10000) throw new LimitExceeded(`骰池最多10000个骰子，得到${dice}`);  // O(dice²) in a JavaScript loop
   return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
     : _rt_pool_distribution(dice, sides, successAt, addAt);
 }
@@ -735,7 +736,7 @@ function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
     else if (a) nR++;
   }
   const nF = sides - nS - nQ - nR;
-  if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
+  if (nQ + nR >= sides) throw new OutOfBounds('每个骰面都会加骰：这个骰池永远掷不完');
   const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
   const d = 1.0 - r, n = dice, ratio = q / d;
   const inFloats = n * -Math.log(pF + pS) < 600;
@@ -965,7 +966,10 @@ function _rt_options(options, keys) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
   }
   for (const k of Object.keys(options)) {
-    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    if (keys.indexOf(k) < 0) {
+      throw new OutOfBounds(`未知的选项${_rt_repr(k)}` + (keys.length ? `（可用：${keys.join('、')}）` : '（这个过程没有选项）'),
+                            {key: Array.from(k).slice(0, 100).join('')});
+    }
     out[k] = options[k];
   }
   return out;
@@ -5214,14 +5218,16 @@ function parry_fast(defender, weapon, options) {
 }
 
 // 格挡加值: the setup once; the function returned rolls and returns the outcome array.
-function parry_prepare(defender, weapon) {
+function parry_prepare(defender, weapon, options) {
+  options = _rt_options(options, []);
   const [bonus] = _parry_setup(defender, weapon, null);
   const _out = [bonus];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 格挡加值: the exact distribution of the fields of PARRY_FIELDS.
-function parry_odds(defender, weapon) {
+function parry_odds(defender, weapon, options) {
+  options = _rt_options(options, []);
   const [bonus] = _parry_setup(defender, weapon, null);
   const _odds = new OddsBuilder(PARRY_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5330,14 +5336,16 @@ function total_defense_fast(defender, options) {
 }
 
 // 全力防御: the setup once; the function returned rolls and returns the outcome array.
-function total_defense_prepare(defender) {
+function total_defense_prepare(defender, options) {
+  options = _rt_options(options, []);
   const [bonus] = _total_defense_setup(defender, null);
   const _out = [bonus];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 全力防御: the exact distribution of the fields of TOTAL_DEFENSE_FIELDS.
-function total_defense_odds(defender) {
+function total_defense_odds(defender, options) {
+  options = _rt_options(options, []);
   const [bonus] = _total_defense_setup(defender, null);
   const _odds = new OddsBuilder(TOTAL_DEFENSE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5581,14 +5589,16 @@ function pick_up_fast(character, options) {
 }
 
 // 拾起脱手的武器: the setup once; the function returned rolls and returns the outcome array.
-function pick_up_prepare(character) {
+function pick_up_prepare(character, options) {
+  options = _rt_options(options, []);
   const [action_spent] = _pick_up_setup(character, null);
   const _out = [action_spent];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 拾起脱手的武器: the exact distribution of the fields of PICK_UP_FIELDS.
-function pick_up_odds(character) {
+function pick_up_odds(character, options) {
+  options = _rt_options(options, []);
   const [action_spent] = _pick_up_setup(character, null);
   const _odds = new OddsBuilder(PICK_UP_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -5709,7 +5719,8 @@ function open_bolt_fast(character, weapon, options) {
 }
 
 // 拉开枪栓: the setup once; the function returned rolls and returns the outcome array.
-function open_bolt_prepare(character, weapon) {
+function open_bolt_prepare(character, weapon, options) {
+  options = _rt_options(options, []);
   const _setup = _open_bolt_setup(character, weapon, null);
   weapon = _setup[0];
   const _weapon_bolt_action = weapon.bolt_action;
@@ -5718,7 +5729,8 @@ function open_bolt_prepare(character, weapon) {
 }
 
 // 拉开枪栓: the exact distribution of the fields of OPEN_BOLT_FIELDS.
-function open_bolt_odds(character, weapon) {
+function open_bolt_odds(character, weapon, options) {
+  options = _rt_options(options, []);
   const _setup = _open_bolt_setup(character, weapon, null);
   weapon = _setup[0];
   const _odds = new OddsBuilder(OPEN_BOLT_FIELDS, null, null, 200000);
@@ -6453,7 +6465,8 @@ function pin_fast(attacker, defender, options) {
 }
 
 // 压制对手: the setup once; the function returned rolls and returns the outcome array.
-function pin_prepare(attacker, defender) {
+function pin_prepare(attacker, defender, options) {
+  options = _rt_options(options, []);
   const [contest_extras] = _pin_setup(attacker, defender, null);
   const _hold = attacker.strength + attacker.martial + attacker.specialty;
   const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
@@ -6470,7 +6483,8 @@ function pin_prepare(attacker, defender) {
 }
 
 // 压制对手: the exact distribution of the fields of PIN_FIELDS.
-function pin_odds(attacker, defender) {
+function pin_odds(attacker, defender, options) {
+  options = _rt_options(options, []);
   const [contest_extras] = _pin_setup(attacker, defender, null);
   const _odds = new OddsBuilder(PIN_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -7588,14 +7602,16 @@ function release_grapple_fast(attacker, defender, options) {
 }
 
 // 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
-function release_grapple_prepare(attacker, defender) {
+function release_grapple_prepare(attacker, defender, options) {
+  options = _rt_options(options, []);
   _release_grapple_setup(attacker, defender, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
-function release_grapple_odds(attacker, defender) {
+function release_grapple_odds(attacker, defender, options) {
+  options = _rt_options(options, []);
   _release_grapple_setup(attacker, defender, null);
   const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -7757,7 +7773,8 @@ function stand_up_fast(character, options) {
 }
 
 // 起身: the setup once; the function returned rolls and returns the outcome array.
-function stand_up_prepare(character) {
+function stand_up_prepare(character, options) {
+  options = _rt_options(options, []);
   _stand_up_setup(character, null);
   const _character_prone = character.prone;
   const _out = [_character_prone];
@@ -7765,7 +7782,8 @@ function stand_up_prepare(character) {
 }
 
 // 起身: the exact distribution of the fields of STAND_UP_FIELDS.
-function stand_up_odds(character) {
+function stand_up_odds(character, options) {
+  options = _rt_options(options, []);
   _stand_up_setup(character, null);
   const _odds = new OddsBuilder(STAND_UP_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -7804,14 +7822,16 @@ function aim_fast(character, options) {
 }
 
 // 瞄准: the setup once; the function returned rolls and returns the outcome array.
-function aim_prepare(character) {
+function aim_prepare(character, options) {
+  options = _rt_options(options, []);
   _aim_setup(character, null);
   const _out = [1];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 瞄准: the exact distribution of the fields of AIM_FIELDS.
-function aim_odds(character) {
+function aim_odds(character, options) {
+  options = _rt_options(options, []);
   _aim_setup(character, null);
   const _odds = new OddsBuilder(AIM_FIELDS, null, null, 200000);
   const _p = 1.0;

@@ -720,6 +720,7 @@ function pool_distribution(dice, sides, successAt, addAt, cached) {
     }
   }
   if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  if (dice > 10000) throw new LimitExceeded(`骰池最多10000个骰子，得到${dice}`);  // O(dice²) in a JavaScript loop
   return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
     : _rt_pool_distribution(dice, sides, successAt, addAt);
 }
@@ -744,7 +745,7 @@ function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
     else if (a) nR++;
   }
   const nF = sides - nS - nQ - nR;
-  if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
+  if (nQ + nR >= sides) throw new OutOfBounds('每个骰面都会加骰：这个骰池永远掷不完');
   const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
   const d = 1.0 - r, n = dice, ratio = q / d;
   const inFloats = n * -Math.log(pF + pS) < 600;
@@ -974,7 +975,10 @@ function _rt_options(options, keys) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
   }
   for (const k of Object.keys(options)) {
-    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    if (keys.indexOf(k) < 0) {
+      throw new OutOfBounds(`未知的选项${_rt_repr(k)}` + (keys.length ? `（可用：${keys.join('、')}）` : '（这个过程没有选项）'),
+                            {key: Array.from(k).slice(0, 100).join('')});
+    }
     out[k] = options[k];
   }
   return out;
@@ -4758,14 +4762,16 @@ function reload_fast(shooter, weapon, options) {
 }
 
 // 更换弹匣: the setup once; the function returned rolls and returns the outcome array.
-function reload_prepare(shooter, weapon) {
+function reload_prepare(shooter, weapon, options) {
+  options = _rt_options(options, []);
   const [reloaded] = _reload_setup(shooter, weapon, null);
   const _out = [reloaded];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 更换弹匣: the exact distribution of the fields of RELOAD_FIELDS.
-function reload_odds(shooter, weapon) {
+function reload_odds(shooter, weapon, options) {
+  options = _rt_options(options, []);
   const [reloaded] = _reload_setup(shooter, weapon, null);
   const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -6035,7 +6041,8 @@ function initiative_roll_fast(character, dice_count, options) {
 }
 
 // 先攻检定: the setup once; the function returned rolls and returns the outcome array.
-function initiative_roll_prepare(character, dice_count) {
+function initiative_roll_prepare(character, dice_count, options) {
+  options = _rt_options(options, []);
   _initiative_roll_setup(character, dice_count, null);
   const _character_extra_successes = character.extra_successes;
   return dice => {
@@ -6047,7 +6054,8 @@ function initiative_roll_prepare(character, dice_count) {
 }
 
 // 先攻检定: the exact distribution of the fields of INITIATIVE_ROLL_FIELDS.
-function initiative_roll_odds(character, dice_count) {
+function initiative_roll_odds(character, dice_count, options) {
+  options = _rt_options(options, []);
   _initiative_roll_setup(character, dice_count, null);
   const _odds = new OddsBuilder(INITIATIVE_ROLL_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -6346,14 +6354,16 @@ function surprise_fast(target, options) {
 }
 
 // 被突袭: the setup once; the function returned rolls and returns the outcome array.
-function surprise_prepare(target) {
+function surprise_prepare(target, options) {
+  options = _rt_options(options, []);
   _surprise_setup(target, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 被突袭: the exact distribution of the fields of SURPRISE_FIELDS.
-function surprise_odds(target) {
+function surprise_odds(target, options) {
+  options = _rt_options(options, []);
   _surprise_setup(target, null);
   const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -6392,14 +6402,16 @@ function surprise_round_fast(character, options) {
 }
 
 // 突袭轮: the setup once; the function returned rolls and returns the outcome array.
-function surprise_round_prepare(character) {
+function surprise_round_prepare(character, options) {
+  options = _rt_options(options, []);
   _surprise_round_setup(character, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 突袭轮: the exact distribution of the fields of SURPRISE_ROUND_FIELDS.
-function surprise_round_odds(character) {
+function surprise_round_odds(character, options) {
+  options = _rt_options(options, []);
   _surprise_round_setup(character, null);
   const _odds = new OddsBuilder(SURPRISE_ROUND_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -6507,14 +6519,16 @@ function concentrate_fast(character, options) {
 }
 
 // 开始专注动作: the setup once; the function returned rolls and returns the outcome array.
-function concentrate_prepare(character) {
+function concentrate_prepare(character, options) {
+  options = _rt_options(options, []);
   _concentrate_setup(character, null);
   const _out = [true];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 开始专注动作: the exact distribution of the fields of CONCENTRATE_FIELDS.
-function concentrate_odds(character) {
+function concentrate_odds(character, options) {
+  options = _rt_options(options, []);
   _concentrate_setup(character, null);
   const _odds = new OddsBuilder(CONCENTRATE_FIELDS, null, null, 200000);
   const _p = 1.0;

@@ -82,7 +82,7 @@ def pool_distribution(dice: int, sides: int, success_at: int, add_at: int,
     n_r = sum(1 for s, a in zip(succ_faces, add_faces) if a and not s)
     n_f = sides - n_s - n_q - n_r
     if n_q + n_r >= sides:
-        raise ValueError("every face adds a die: the pool never ends")
+        raise OutOfBounds("每个骰面都会加骰：这个骰池永远掷不完")
     p_f, p_s, q, r = n_f / sides, n_s / sides, n_q / sides, n_r / sides
     d = 1.0 - r
     n = dice

@@ -698,6 +698,7 @@ function pool_distribution(dice, sides, successAt, addAt, cached) {
     }
   }
   if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  if (dice > 10000) throw new LimitExceeded(`骰池最多10000个骰子，得到${dice}`);  // O(dice²) in a JavaScript loop
   return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
     : _rt_pool_distribution(dice, sides, successAt, addAt);
 }
@@ -722,7 +723,7 @@ function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
     else if (a) nR++;
   }
   const nF = sides - nS - nQ - nR;
-  if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
+  if (nQ + nR >= sides) throw new OutOfBounds('每个骰面都会加骰：这个骰池永远掷不完');
   const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
   const d = 1.0 - r, n = dice, ratio = q / d;
   const inFloats = n * -Math.log(pF + pS) < 600;
@@ -952,7 +953,10 @@ function _rt_options(options, keys) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
   }
   for (const k of Object.keys(options)) {
-    if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+    if (keys.indexOf(k) < 0) {
+      throw new OutOfBounds(`未知的选项${_rt_repr(k)}` + (keys.length ? `（可用：${keys.join('、')}）` : '（这个过程没有选项）'),
+                            {key: Array.from(k).slice(0, 100).join('')});
+    }
     out[k] = options[k];
   }
   return out;
