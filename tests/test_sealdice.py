@@ -57,7 +57,8 @@ LINES = [
     (".tracks odds fist 力量=6 格斗=5 vs 2", ".odds tracks fist 力量=6 格斗=5 vs 2"),
 ]
 OWN_LINES = [".dp help", ".dp", ".dp akt 长剑", ".d20 atk 长剑 力量=16 熟练佳值=2", ".tracks 帮助", ".probe",
-             ".no_such_command"]
+             ".no_such_command", ".dp atk 长剑 constructor=5", ".dp atk 长剑 __proto__=5",
+             ".atk 长剑 15 __proto__ 5", ".atk \u202eevil\u202c 15", ".atk " + "长" * 5000 + " 15"]
 
 
 def _files(built: Path, tmp_path: Path, *, renamed: bool = True, without: tuple[str, ...] = (),
@@ -137,6 +138,11 @@ def test_plugins_load_as_sealdice_loads_them_and_answer_as_the_python_bot(
     assert own[".d20 atk 长剑 力量=16 熟练佳值=2"] == "无法理解：没有名为“熟练佳值”的属性或选项，是否想找“熟练加值”？"
     assert own[".probe"] == "undefined"  # a top-level var stays in its own file, as in SealDice
     assert own[".no_such_command"] is None
+    for word in ("constructor", "__proto__"):  # a word of Object.prototype is no option, nor a stat
+        assert own[f".dp atk 长剑 {word}=5"].startswith(f"无法理解：没有名为“{word}”的属性或选项"), own
+    assert "__proto__" in own[".atk 长剑 15 __proto__ 5"]  # refused by name, not dropped as a prototype
+    assert own[".atk \u202eevil\u202c 15"] == "没有名为“evil”的武器"  # no bidirectional control comes back
+    assert len(own[".atk " + "长" * 5000 + " 15"]) < 100
 
 
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed (CI installs it)")

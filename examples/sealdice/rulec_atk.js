@@ -32,12 +32,20 @@
     seal.ext.register(ext);
   }
 
+  var MAX_REPLY = 2000;
+  // A reply as the chat shows it: no control or bidirectional characters (a name echoed back
+  // cannot turn the line around), and at most MAX_REPLY characters.
+  function clean(text) {
+    var out = String(text).replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '');
+    return out.length <= MAX_REPLY ? out : out.slice(0, MAX_REPLY - 1) + '…';
+  }
+
   // The words after the command: weapon, target AC, then pairs "属性名 数值" and flags ("熟练").
   function parse(cmdArgs) {
     var weapon = cmdArgs.getArgN(1);
     if (!weapon) return {usage: true};
     var ac = cmdArgs.getArgN(2);
-    var stats = {};
+    var stats = Object.create(null);  // a stat named "__proto__" is a stat the module refuses, not a prototype
     var flags = {};
     for (var i = 3; cmdArgs.getArgN(i); i++) {
       var word = cmdArgs.getArgN(i);
@@ -65,12 +73,11 @@
           var attacker = rules.Combatant.fromDict(args.stats);
           var target = rules.Combatant.fromDict({'护甲等级': args.ac});
           reply = run(attacker, target, args);
-        } catch (err) {
-          if (!(err instanceof rules.RuleError)) throw err;
-          reply = err.message;
+        } catch (err) {  // a chat line never takes the plugin down
+          reply = err instanceof rules.RuleError ? err.message : '无法处理这条命令（' + (err && err.name ? err.name : 'Error') + '）';
         }
       }
-      seal.replyToSender(ctx, msg, reply);
+      seal.replyToSender(ctx, msg, clean(reply));
       return seal.ext.newCmdExecuteResult(true);
     };
     ext.cmdMap[name] = cmd;

@@ -64,7 +64,7 @@
 
     function parse(procedure, tokens) {
       var info = rules.PROCEDURE_INFO[procedure];
-      var params = {}, roles = {};
+      var params = Object.create(null), roles = Object.create(null);  // "constructor=1" is no option
       info.params.forEach(function (p) {
         params[p[0]] = p[0]; params[p[1]] = p[0];
         if (p[2] === 'combatant') { roles[p[0]] = true; roles[p[1]] = true; }
