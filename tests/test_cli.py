@@ -247,3 +247,27 @@ def test_what_the_table_does_not_settle_goes_to_click(line: str) -> None:
     from rulec.cli import play_args
 
     assert play_args.parse(line.split()) is None
+
+
+def test_an_unknown_ruleset_next_to_an_up_to_date_build_is_said_without_compiling(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """generated/ is an up-to-date build of rules/ (CI checks it): it holds every ruleset's
+    schemas, so a scenario naming another ruleset is refused at once (it compiled every ruleset)."""
+    import rulec.build.facade
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("kind: scenario\nruleset: nosuch\nprocedure: attack\ncombatants: {attacker: {}, defender: {}}\n",
+                        encoding="utf-8")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("compiled")
+
+    from rulec.cli.play_build import _fresh
+
+    monkeypatch.chdir(ROOT)
+    if not _fresh(Path("generated"), [Path("rules")]):
+        pytest.skip("generated/ is not an up-to-date build of rules/ (run `rulec build`; CI checks it)")
+    monkeypatch.setattr(rulec.build.facade, "compile_rules", refuse)
+    result = CliRunner().invoke(main, ["resolve", str(scenario)])
+    assert result.exit_code == 1, result.output
+    assert "error[unknown-ruleset]: no ruleset 'nosuch' in rules\n" in result.output

@@ -61,10 +61,13 @@ def _no_fight(doc: Any, rid: str, fmt: str, session: _Session) -> None:
 
 
 def _built(out: Path, paths: list[Path], rid: str) -> bool:
+    """True when `out` holds a build of exactly `paths` that is up to date, with `rid`'s package."""
+    return (out / rid / "pyproject.toml").is_file() and _fresh(out, paths)
+
+
+def _fresh(out: Path, paths: list[Path]) -> bool:
     """True when `out` holds a build of exactly `paths` that is up to date: the stat record says so
     (freshness.py), or the build stamp does by content (and the stat record is written)."""
-    if not (out / rid / "pyproject.toml").is_file():
-        return False
     from ..build.freshness import recorded, remember, snapshot
 
     now = snapshot(out, paths)
@@ -138,6 +141,10 @@ def _package(doc: Any, rid: str, where: Where, fmt: str, session: _Session
                 session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
             module, tmp = session.modules[(key_fast, rid)]
             return module, None, json.loads(schema_file.read_text(encoding="utf-8")), tmp
+    if not where.own and (out / "schema").is_dir() and not (out / "schema" / rid).is_dir() and _fresh(out, built_from):
+        # an up-to-date build of these rules holds every ruleset's schemas: no need to compile them to say so
+        _unknown(doc, rid, built_from, fmt, session)
+        return None
     from ..build.facade import compile_rules
     from ..validate.scenario_schema import fight_schema, scenario_schema
 
@@ -154,8 +161,7 @@ def _package(doc: Any, rid: str, where: Where, fmt: str, session: _Session
         return None
     rs = next((r for r in build.rulesets if r.id == rid), None)
     if rs is None:
-        session.report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
-                                    say("unknown-ruleset.no-ruleset", rid=rid, paths=paths))], fmt)
+        _unknown(doc, rid, paths, fmt, session)
         return None
     if kind == "fight" and rs.fight is None:
         _no_fight(doc, rid, fmt, session)
@@ -164,6 +170,14 @@ def _package(doc: Any, rid: str, where: Where, fmt: str, session: _Session
         session.modules[(key, rs.id)] = import_package(rs.id, build.package(rs.id))
     module, tmp = session.modules[(key, rs.id)]
     return module, rs, fight_schema(rs) if kind == "fight" else scenario_schema(rs), tmp
+
+
+def _unknown(doc: Any, rid: str, paths: list[Path], fmt: str, session: _Session) -> None:
+    from ..load.paths import display_path
+
+    shown = tuple(display_path(p) for p in paths)  # a list in the language of the message
+    session.report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
+                                say("unknown-ruleset.no-ruleset", rid=rid, paths=shown))], fmt)
 
 
 def where_for(rules: tuple[Path, ...], out: Path | None, fmt: str) -> Where | None:
