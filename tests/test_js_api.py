@@ -274,6 +274,9 @@ def test_js_helpers_refuse_junk_with_their_own_errors(built: Path) -> None:
              "m.chain_until(5, 5)", "m.chain_until(() => 5, 5)", "m.chain_until(() => new Map([[NaN, 1]]), 5)",
              "m.close_match('abc', null)", "m.Fight.start({turn: null}, {甲: new m.Combatant()})",
              "m.Fight.from_dict(null, {})"]
+    fight = "m.start_fight({甲: new m.Combatant(), 乙: new m.Combatant()})"
+    cases += [f"{fight}.{method}({junk})" for method in ("member", "status", "effective")
+              for junk in ("Symbol('x')", "Object.create(null)", "'长'.repeat(50000)")]
     got = run_js(built / "js" / "d20" / "index.js", cases)
     assert len(got) == len(cases)
     for case, g in zip(cases, got):

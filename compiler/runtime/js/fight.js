@@ -107,7 +107,7 @@ class Fight {
     for (const kv of pairs) {
       _rt_check_name(kv[0]);
       if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
-        throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
+        throw new OutOfBounds(`${_rt_repr(kv[0])}不是 Combatant`, {key: kv[0]});
       }
       members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
     }
@@ -123,7 +123,7 @@ class Fight {
   get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
   member(name) {
     for (const m of this.members) if (m.name === name) return m;
-    throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    throw new OutOfBounds(`战斗中没有${_rt_repr(name)}`, {key: name});
   }
   // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
   effective(name) { return this._effective(this.member(name)); }

@@ -11,7 +11,7 @@ const _rt_APPLY = {
     const roles = new Map(action.roles.map(r => [r[0], r[1]]));
     const result = action.result;
     const members = new Map(this.members.map(m => [m.name, m]));
-    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有${_rt_repr(name)}`, {key: name});
     let relations = null;  // made by the first relation effect (as fight.py)
     const log = [];
     const n = this.members.length;

@@ -182,10 +182,10 @@ function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
   _rt_chain_check(threshold, maxAttacks);
   if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
   const result = odds();
-  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
+  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果${_rt_repr(field)}`, {key: field});
   const marginal = result.marginal(field);
   for (const v of marginal.keys()) {
-    if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
+    if (!_rt_is_int(v)) throw new OutOfBounds(`${_rt_repr(field)}不是整数结果，无法累计`, {key: field});
   }
   return attacks_until(marginal, threshold, maxAttacks);
 }
@@ -242,7 +242,7 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
   const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
   if (roles instanceof Map) roles = _rt_object(roles);
   if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
-    throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
+    throw new OutOfBounds(`${_rt_repr(procedure)}不能在战斗中计算累积概率`, {key: procedure});
   }
   const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
   if (effect === undefined || rules.accumulate === null) {

@@ -1714,7 +1714,7 @@ class Fight {
     for (const kv of pairs) {
       _rt_check_name(kv[0]);
       if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
-        throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
+        throw new OutOfBounds(`${_rt_repr(kv[0])}不是 Combatant`, {key: kv[0]});
       }
       members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
     }
@@ -1730,7 +1730,7 @@ class Fight {
   get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
   member(name) {
     for (const m of this.members) if (m.name === name) return m;
-    throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    throw new OutOfBounds(`战斗中没有${_rt_repr(name)}`, {key: name});
   }
   // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
   effective(name) { return this._effective(this.member(name)); }
@@ -2040,7 +2040,7 @@ const _rt_APPLY = {
     const roles = new Map(action.roles.map(r => [r[0], r[1]]));
     const result = action.result;
     const members = new Map(this.members.map(m => [m.name, m]));
-    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有${_rt_repr(name)}`, {key: name});
     let relations = null;  // made by the first relation effect (as fight.py)
     const log = [];
     const n = this.members.length;
@@ -2876,10 +2876,10 @@ function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
   _rt_chain_check(threshold, maxAttacks);
   if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
   const result = odds();
-  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
+  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果${_rt_repr(field)}`, {key: field});
   const marginal = result.marginal(field);
   for (const v of marginal.keys()) {
-    if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
+    if (!_rt_is_int(v)) throw new OutOfBounds(`${_rt_repr(field)}不是整数结果，无法累计`, {key: field});
   }
   return attacks_until(marginal, threshold, maxAttacks);
 }
@@ -2936,7 +2936,7 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
   const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
   if (roles instanceof Map) roles = _rt_object(roles);
   if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
-    throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
+    throw new OutOfBounds(`${_rt_repr(procedure)}不能在战斗中计算累积概率`, {key: procedure});
   }
   const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
   if (effect === undefined || rules.accumulate === null) {

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from .core import OutOfBounds, RuleError
+from .core import OutOfBounds, RuleError, described
 from .fight_apply import Action, Applying
 from .fight_budget import Budget, Plan
 from .fight_carried import Carried
@@ -87,7 +87,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
         for name, base in combatants.items():
             check_name(name)
             if type(base) is not rules.combatant:
-                raise OutOfBounds(f"“{name}”不是 Combatant", key=name)
+                raise OutOfBounds(f"{described(name)}不是 Combatant", key=name)
             members.append(Member(name, base, (), (), (), ()))
         return cls(rules, tuple(members))
 
@@ -134,7 +134,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
         for m in self.members:
             if m.name == name:
                 return m
-        raise OutOfBounds(f"战斗中没有“{name}”", key=name)
+        raise OutOfBounds(f"战斗中没有{described(name)}", key=name)
 
     def holds(self, relation: str, holder: str, held: str) -> bool:
         return (relation, holder, held) in self.relations

@@ -13,7 +13,7 @@ from __future__ import annotations
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
-from .core import OutOfBounds
+from .core import OutOfBounds, described
 from .fight_budget import Plan
 from .fight_conditions import Condition
 from .fight_events import end_on_taking, follow_lapsed
@@ -96,7 +96,7 @@ class Applying:
         members = dict(zip(map(_NAME, own), own))
         if not resolved and not all(map(members.__contains__, roles.values())):  # act's are checked
             name = next(x for x in roles.values() if x not in members)
-            raise OutOfBounds(f"战斗中没有“{name}”", key=name)
+            raise OutOfBounds(f"战斗中没有{described(name)}", key=name)
         # whether anyone may hold a condition after it (one holds one now, or an effect below adds
         # one: `conditioned` is set where one can), and whether a role holds one the action may use up or end
         conditioned = any(map(_CONDITIONS, own))

@@ -236,8 +236,8 @@ def sequence_odds(odds: Callable[..., Any], field: str, threshold: int, max_atta
     except TypeError:  # an argument left out, or one the procedure does not take (as Fight.resolve says)
         raise OutOfBounds("过程的参数不全或有误", key="args") from None
     if field not in result.fields:
-        raise OutOfBounds(f"没有结果“{field}”", key=field)
+        raise OutOfBounds(f"没有结果{described(field)}", key=field)
     marginal = result.marginal(field)
     if any(type(v) is not int for v in marginal):
-        raise OutOfBounds(f"“{field}”不是整数结果，无法累计", key=field)
+        raise OutOfBounds(f"{described(field)}不是整数结果，无法累计", key=field)
     return attacks_until(marginal, threshold, max_attacks)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple
 
-from .core import OutOfBounds
+from .core import OutOfBounds, described
 from .fight_odds import MAX_THRESHOLD, UntilOdds, chain_until
 from .fight_resources import capacity_kw
 from .fight_state import FightRules, Member, bad_options, put
@@ -37,7 +37,7 @@ class Until:
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if (spec is None or spec.odds is None or type(target) is not str or not isinstance(roles, Mapping)
                 or target not in roles):
-            raise OutOfBounds(f"“{procedure}”不能在战斗中计算累积概率", key=procedure)
+            raise OutOfBounds(f"{described(procedure)}不能在战斗中计算累积概率", key=procedure)
         effect = next((e for e in spec.effects if e.kind == "track" and e.role == target), None)
         if effect is None or self.rules.accumulate is None:
             raise OutOfBounds(f"“{spec.name}”不给{target}累积负面点数", key=procedure)
