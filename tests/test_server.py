@@ -183,3 +183,19 @@ def test_a_key_names_everything_a_build_reads(monkeypatch: pytest.MonkeyPatch) -
         assert server_link._key() != base, var
         monkeypatch.undo()
     assert json.dumps(server_link._key(), sort_keys=True) == json.dumps(base, sort_keys=True)
+
+
+def test_a_library_upgraded_under_a_server_makes_it_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sysconfig
+    import types
+
+    monkeypatch.setattr(sysconfig, "get_paths", lambda: {"purelib": str(tmp_path), "platlib": str(tmp_path)})
+    library = tmp_path / "somelib.py"
+    library.write_text("X = 1\n")
+    module = types.ModuleType("somelib")
+    module.__file__ = str(library)
+    monkeypatch.setitem(sys.modules, "somelib", module)
+    seen = server._Libraries()
+    assert not seen.changed() and str(library) in seen.seen
+    library.write_text("X = 22\n")  # pip install -U
+    assert seen.changed()

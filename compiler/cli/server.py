@@ -87,7 +87,7 @@ def _handle(conn: socket.socket, key: dict[str, Any], digest: str) -> bool:
             server_link.send(conn, {"stopped": True})
             return False
         compiler_digest.cache_clear()
-        if compiler_digest() != digest:  # rulec was changed: this process runs the old one
+        if compiler_digest() != digest or _LIBRARIES.changed():  # this process runs an old rulec or library
             server_link.send(conn, {"refused": "stale"})
             return False
         argv = message.get("argv")
@@ -102,6 +102,36 @@ def _handle(conn: socket.socket, key: dict[str, Any], digest: str) -> bool:
             os.close(fd)
     server_link.send(conn, {"exit": code})
     return True
+
+
+class _Libraries:
+    """The files of the modules this process loaded from the installed libraries (click, Jinja2,
+    PyYAML, jsonschema-rs...), each with its size and time as first seen: a library upgraded under
+    a running server makes it stale, as a change of rulec's own sources does."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[int, int]] = {}
+
+    def changed(self) -> bool:
+        import sysconfig
+
+        places = tuple({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})  # the installed libraries
+        for module in list(sys.modules.values()):
+            where = getattr(module, "__file__", None)
+            if isinstance(where, str) and where not in self.seen and where.startswith(places):
+                self.seen[where] = self._state(where)
+        return any(self._state(where) != state for where, state in self.seen.items())
+
+    @staticmethod
+    def _state(where: str) -> tuple[int, int]:
+        try:
+            st = os.stat(where)
+        except OSError:
+            return (-1, -1)
+        return (st.st_size, st.st_mtime_ns)
+
+
+_LIBRARIES = _Libraries()
 
 
 def _run(argv: list[str], fds: list[int]) -> int:
