@@ -11,9 +11,10 @@ redoes only what depends on the edit, and every build's output is byte for byte 
 build's (a session's guarantee, tests/test_session.py; tests/test_server.py for the server).
 
 It refuses, and exits, when rulec's own sources, or an installed library it loaded, changed since
-it started (the client then builds in the process); it exits after `RULEC_SERVER_IDLE` seconds (15 minutes) without a request, on `rulec server stop`, and
-when another server holds its lock. SIGINT, which a client sends on Ctrl-C, interrupts the build
-being run (the command reports it, as in the process) and never the server.
+it started (the client then builds in the process). It exits after `RULEC_SERVER_IDLE` seconds
+(15 minutes) without a request, on `rulec server stop`, and when another server holds its lock.
+SIGINT, which a client sends on Ctrl-C, interrupts the build being run (the command reports it,
+as in the process) and never the server.
 """
 
 from __future__ import annotations
