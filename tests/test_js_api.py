@@ -277,6 +277,9 @@ def test_js_helpers_refuse_junk_with_their_own_errors(built: Path) -> None:
     fight = "m.start_fight({甲: new m.Combatant(), 乙: new m.Combatant()})"
     cases += [f"{fight}.{method}({junk})" for method in ("member", "status", "effective")
               for junk in ("Symbol('x')", "Object.create(null)", "'长'.repeat(50000)")]
+    cases += [f"{fight}.apply(Object.assign(Object.create(m.FightAction.prototype), {{procedure: 'attack'}}))",
+              f"{fight}.apply(new m.FightAction('attack', [['attacker', '甲'], ['target', '乙']], null, [], [], null))",
+              f"{fight}.apply(null)"]
     got = run_js(built / "js" / "d20" / "index.js", cases)
     assert len(got) == len(cases)
     for case, g in zip(cases, got):

@@ -6,7 +6,7 @@ const _rt_APPLY = {
   // A new fight with the action's declared effects applied (a sentence for each change).
   apply(action) {
     const rules = this.rules;
-    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
+    const spec = _rt_RESOLVED.has(action) ? rules.actions.get(action.procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
     const roles = new Map(action.roles.map(r => [r[0], r[1]]));
     const result = action.result;

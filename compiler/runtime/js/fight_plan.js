@@ -193,7 +193,7 @@ class _rt_PlanChain {
             continue;
           }
         }
-        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
+        const action = _rt_resolved_action(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
         this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
       }
     }

@@ -1642,6 +1642,15 @@ class FightAction {
   }
   toJSON() { return this.toDict(); }
 }
+// The actions this module's fights resolved (resolve(), and a plan's steps): Fight.apply takes no
+// other, so an object made to look like one (Object.create(FightAction.prototype), or a
+// FightAction built by hand with a junk result) is refused, not half applied.
+const _rt_RESOLVED = new WeakSet();
+function _rt_resolved_action(procedure, roles, result, applied, used, plan) {
+  const action = new FightAction(procedure, roles, result, applied, used, plan);
+  _rt_RESOLVED.add(action);
+  return action;
+}
 
 // A frozen array of `items` (frozen already: as it is; else a frozen copy).
 function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
@@ -1854,8 +1863,8 @@ class Fight {
       for (const s of priced[1]) prepared[2].push(s);
     }
     if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
-    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
-                           prepared[4]);
+    return _rt_resolved_action(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2],
+                               prepared[3], prepared[4]);
   }
   // What an action whose result decides what it spends (the kind of action: action_from; amounts of
   // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
@@ -2044,7 +2053,7 @@ const _rt_APPLY = {
   // A new fight with the action's declared effects applied (a sentence for each change).
   apply(action) {
     const rules = this.rules;
-    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
+    const spec = _rt_RESOLVED.has(action) ? rules.actions.get(action.procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
     const roles = new Map(action.roles.map(r => [r[0], r[1]]));
     const result = action.result;
@@ -3179,7 +3188,7 @@ class _rt_PlanChain {
             continue;
           }
         }
-        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
+        const action = _rt_resolved_action(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
         this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
       }
     }
