@@ -33,6 +33,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .cache_place import cache_place
+
 FORMAT = b"rulec-cache-2"
 MAX_ENTRY_BYTES = 256 * 1024 * 1024
 KEY_BYTES = 32
@@ -40,19 +42,10 @@ KEY_BYTES = 32
 
 @lru_cache(maxsize=1)
 def cache_dir() -> Path | None:
-    """The cache folder, or None when the cache is off (turned off, or no usable secret key)."""
-    setting = os.environ.get("RULEC_CACHE_DIR")
-    if setting == "off":
-        return None
-    if setting:
-        folder = Path(setting)
-    else:
-        try:
-            base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        except RuntimeError:  # no home folder to be found: run without a cache
-            return None
-        folder = Path(base) / "rulec"
-    return folder if secret() is not None else None
+    """The cache folder, or None when the cache is off (turned off, no home folder, or no usable
+    secret key)."""
+    folder = cache_place()
+    return folder if folder is not None and secret() is not None else None
 
 
 def key_file() -> Path | None:

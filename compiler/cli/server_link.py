@@ -71,16 +71,12 @@ def _key() -> dict[str, object]:
 
 
 def _folder() -> Path | None:
-    """The folder of this user's server sockets (under the cache folder's place), or None: the
+    """The folder of this user's server sockets (in the cache folder's place), or None: the
     cache is off, or no home folder can be found."""
-    setting = os.environ.get("RULEC_CACHE_DIR")
-    if setting == "off":
-        return None
-    try:
-        base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulec"
-    except RuntimeError:
-        return None
-    return base / "server"
+    from ..build.cache_place import cache_place
+
+    base = cache_place()
+    return None if base is None else base / "server"
 
 
 def private(folder: Path) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from .core import OutOfBounds, cache, described
+from .core import NUMBERS, OutOfBounds, cache, described
 
 MAX_ATTACKS = 10_000
 MAX_THRESHOLD = 100_000
@@ -81,9 +81,6 @@ _Run = Tuple[int, int, _Row]
 _OVERHEAD = 16
 
 
-_NUMBERS = (int, float, bool)
-
-
 def _finite(x: Any) -> bool:
     return bool(x - x == 0)  # not inf, not nan
 
@@ -95,7 +92,7 @@ def _row(gains: Mapping[int, float]) -> _Row:
     probs: List[float] = []
     stay = 0.0
     for v, p in gains.items():
-        if v.__class__ not in _NUMBERS or p.__class__ not in _NUMBERS or not (_finite(v) and _finite(p)):
+        if v.__class__ not in NUMBERS or p.__class__ not in NUMBERS or not (_finite(v) and _finite(p)):
             raise OutOfBounds("每次行动的增量和概率必须是有限的数", key="gains")
         gained, chance = max(0, int(v)), float(p)
         if chance <= 0.0:

@@ -26,7 +26,7 @@ import random
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Sequence, Tuple, TypeVar
 
-from .core import LimitExceeded, OutOfBounds, described
+from .core import NUMBERS, LimitExceeded, OutOfBounds, described
 
 TAIL = 1e-16
 # Outcomes of a roll less likely than this are not enumerated by odds functions (their mass is
@@ -228,9 +228,6 @@ def _window(probs: List[float], sides: int, total: int) -> List[float]:
     return out
 
 
-_NUMBERS = (int, bool, float)
-
-
 class Odds:
     """The exact outcome distribution of one procedure call.
 
@@ -316,10 +313,10 @@ class Odds:
         """The mean of a numeric (whole number or true/false) outcome field; OutOfBounds for any other."""
         keyed, i = self._place(field)
         if not keyed:
-            if i.__class__ not in _NUMBERS:
+            if i.__class__ not in NUMBERS:
                 raise OutOfBounds(f"结果字段{described(field)}不是数值", key="field")
             return sum(float(i) * p for p in self._acc.values())
-        if not all(o[i].__class__ in _NUMBERS for o in self._acc):
+        if not all(o[i].__class__ in NUMBERS for o in self._acc):
             raise OutOfBounds(f"结果字段{described(field)}不是数值", key="field")
         return sum(float(o[i]) * p for o, p in self._acc.items())
 

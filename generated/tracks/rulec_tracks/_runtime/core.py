@@ -73,6 +73,9 @@ class LimitExceeded(RuleError):
     code = "limit-exceeded"
 
 
+NUMBERS = (int, bool, float)  # the classes of a number a caller may give (checked with `x.__class__ in NUMBERS`)
+
+
 def bounded_list(what: str, items: Any, limit: int) -> List[Any]:
     """`items` (a list, tuple or other iterable, but not text or a mapping) as a list of at most
     `limit` items: OutOfBounds for anything else, LimitExceeded past the limit, found before more
