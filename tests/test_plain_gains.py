@@ -5,7 +5,7 @@ attack against a few defenders."""
 
 from __future__ import annotations
 
-import sys
+import importlib
 from typing import Any
 
 import pytest
@@ -34,7 +34,7 @@ def _applied(fp: Any, rules: Any, counted: Any, start: Any, step: Any) -> dict[i
 @pytest.mark.parametrize("rid", sorted(ATTACKS))
 def test_plain_gains_equal_the_applied_outcomes(rid: str, request: pytest.FixtureRequest) -> None:
     m = request.getfixturevalue(rid)
-    fp = sys.modules[f"{m.__name__}._runtime.fight_plan"]
+    fp = importlib.import_module(f"{m.__name__}._runtime.fight_plan")  # the package imports its fight when asked
     procedure, roles, option_sets = ATTACKS[rid]
     rules = m.FIGHT_RULES
     names = list(roles.values())

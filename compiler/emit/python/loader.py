@@ -191,6 +191,10 @@ def _import_from(ruleset_id: str, distribution: Path, compiled: _Compiled | None
         sys.meta_path.insert(0, finder)
     try:
         spec.loader.exec_module(module)
+        if finder is not None and (distribution / package / "fight.py").is_file():
+            # the package imports its fight when first asked (package_init.py.j2); a build asks
+            # (the pages' chains), so it is imported now, from the build's code objects
+            importlib.import_module(f"{alias}.fight")
     finally:
         if finder is not None:
             sys.meta_path.remove(finder)

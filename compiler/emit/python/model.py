@@ -18,7 +18,8 @@ from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
 from ...memo import current
 from ...record import encoded
 from ...validate.scopes import class_name
-from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plain, join, literal, name, string
+from .code import (Code, UnquotedValue, Writer, code, comment, docstring, fields_class, is_plain, join, literal,
+                   name, string)
 from .expr import Names, PyExpr, ruling_constant
 from .procedures import getter
 
@@ -278,15 +279,21 @@ def _combatant(rs: Ruleset, w: Writer) -> None:
     w.line(comment("---- tables ----"))
 
 
+_BUILTIN_FIELDS = (("id", "str"), ("name", "str"), ("description", "str"), ("rules", "Tuple[str, ...]"),
+                   ("not_specified", "Optional[str]"), ("given", "bool"))
+
+
 def _table_class(t: Table, w: Writer) -> None:
-    with w.block(code("class {}(NamedTuple)", name(class_name(t.id)))):
+    cls = name(class_name(t.id))
+    fields = name(f"_{class_name(t.id)}Fields")
+    typed = [(Code(k), Code(v), None) for k, v in _BUILTIN_FIELDS] + [(name(f.id), _field_type(f), None) for f in t.fields]
+    fields_class(w, fields, typed, literal(tuple(str(f[0]) for f in typed)))
+    w.line()
+    w.line()
+    with w.block(code("class {}({})", cls, fields)):
         w.line(docstring(f"{t.name} ({t.id})."))
         w.line()
-        for builtin in ("id: str", "name: str", "description: str", "rules: Tuple[str, ...]",
-                        "not_specified: Optional[str]", "given: bool"):
-            w.line(Code(builtin))
-        for f in t.fields:
-            w.line(code("{}: {}", name(f.id), _field_type(f)))
+        w.line(Code("__slots__ = ()"))
         w.line()
         with w.block(Code("def to_dict(self) -> Dict[str, Any]")):
             w.line(Code('out: Dict[str, Any] = {"id": self.id, "name": self.name}'))

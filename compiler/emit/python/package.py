@@ -98,8 +98,8 @@ def _runtime_names() -> dict[str, tuple[str, ...]]:
 def _candidates(modules: list[str]) -> list[tuple[str, str, str]]:
     out = [("dataclasses", "asdict", "asdict"), ("dataclasses", "dataclass", "dataclass"),
            ("types", "MappingProxyType", "MappingProxyType")]
-    out += [("typing", n, n) for n in ("Any", "Callable", "Dict", "Final", "List", "Mapping", "NamedTuple", "Optional",
-                                       "Sequence", "Tuple", "Union")]
+    out += [("typing", n, n) for n in ("TYPE_CHECKING", "Any", "Callable", "Dict", "Final", "List", "Mapping",
+                                       "NamedTuple", "Optional", "Sequence", "Tuple", "Union")]
     out += [("._runtime.core", "TraceStep", "_Step"), ("._runtime.core", "record", "_rec")]  # trace lines: short
     for module in modules:
         for n in _runtime_names().get(module, ()):

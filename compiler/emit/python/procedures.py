@@ -21,7 +21,7 @@ from ...steps.base import Work
 from ...validate.bounds import open_world_reach
 from ...validate.scopes import class_name
 from ..handlers import handler_for
-from .code import Code, Writer, code, comment, docstring, join, literal, name, string
+from .code import Code, Writer, code, comment, docstring, fields_class, join, literal, name, string
 from .gen import ProcedureContext, PyGen, local_name
 from .many_rolls import ManyRollForms
 
@@ -129,11 +129,10 @@ class ProcedureWriter(ManyRollForms):
         w.line(code("{}: Tuple[str, ...] = {}", self.fields, literal(tuple(o.id for o in p.result))))
         w.line()
         w.line()
-        with w.block(code("class {}(NamedTuple)", fields)):
-            for o in p.result:
-                w.line(code("{}: {}  {}", name(o.id), Code(OUT_TYPES[o.formula.type]), comment(o.name)))
-            w.line(Code("rolls: Tuple[Any, ...]"))
-            w.line(Code("trace: Tuple[_Step, ...]"))
+        fields_class(w, fields, [*[(name(o.id), Code(OUT_TYPES[o.formula.type]), comment(o.name)) for o in p.result],
+                                 (Code("rolls"), Code("Tuple[Any, ...]"), None),
+                                 (Code("trace"), Code("Tuple[_Step, ...]"), None)],
+                     code('{} + ("rolls", "trace")', self.fields))
         w.line()
         w.line()
         with w.block(code("class {}({}, _rt_Result)", self.cls, fields)):

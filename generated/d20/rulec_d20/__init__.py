@@ -24,6 +24,8 @@ Standard library only. See README.md beside this package for the public API."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, List
+
 from ._runtime.core import (
     BadFace,
     DiceExhausted,
@@ -57,7 +59,6 @@ from .model import IntangibleTarget
 from .model import NotGrappling
 from .model import BeyondSpeed
 from .results import PROCEDURE_INFO
-from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .results import AttackResult, ATTACK_FIELDS
 from .procedures import spell_attack, spell_attack_fast, spell_attack_odds, spell_attack_prepare
@@ -106,6 +107,28 @@ RULESET_ID = 'd20'
 RULESET_NAME = 'd20攻击规则'
 RULES_VERSION = '1.0.0'
 PACKS = ()
+
+if TYPE_CHECKING:
+    from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
+
+# The fight (fight.py and the runtime's fight modules, about a third of the import) is imported
+# when one of its names is first read: a program that only resolves single actions never loads it.
+_FIGHT_NAMES = ("FIGHT_RULES", "Fight", "UntilOdds", "fight_from_dict", "start_fight", "state_threshold", "until")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FIGHT_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import fight
+
+    for key in _FIGHT_NAMES:  # read once: later reads find them here
+        globals()[key] = getattr(fight, key)
+    return globals()[name]
+
+
+def __dir__() -> List[str]:
+    return sorted({*globals(), *_FIGHT_NAMES})
+
 
 __all__ = [
     "__version__",

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
 from ._runtime.core import (RuleError, OutOfBounds, kind as _rt_kind, check_int as _rt_check_int,
-                            check_bool as _rt_check_bool, lookup as _rt_lookup)
+                            fields_tuple as _rt_fields_tuple, check_bool as _rt_check_bool, lookup as _rt_lookup)
 from ._runtime.sources import DiceValue
 
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'DamageType', 'DAMAGE_TYPES', 'get_damage_type',
@@ -240,16 +240,25 @@ class Combatant:
 
 
 # ---- tables ----
-class DamageType(NamedTuple):
+if TYPE_CHECKING:
+    class _DamageTypeFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        name_en: str
+else:
+    _DamageTypeFields = _rt_fields_tuple('_DamageTypeFields',
+                                         ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'name_en'),
+                                         __name__)
+
+
+class DamageType(_DamageTypeFields):
     """伤害类型 (damage_types)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    name_en: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -257,46 +266,71 @@ class DamageType(NamedTuple):
         return out
 
 
-class Condition(NamedTuple):
+if TYPE_CHECKING:
+    class _ConditionFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+else:
+    _ConditionFields = _rt_fields_tuple('_ConditionFields',
+                                        ('id', 'name', 'description', 'rules', 'not_specified', 'given'), __name__)
+
+
+class Condition(_ConditionFields):
     """状态 (conditions)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
         return out
 
 
-class ContestSkill(NamedTuple):
+if TYPE_CHECKING:
+    class _ContestSkillFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+else:
+    _ContestSkillFields = _rt_fields_tuple('_ContestSkillFields',
+                                           ('id', 'name', 'description', 'rules', 'not_specified', 'given'), __name__)
+
+
+class ContestSkill(_ContestSkillFields):
     """对抗技能 (contest_skills)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
         return out
 
 
-class Size(NamedTuple):
+if TYPE_CHECKING:
+    class _SizeFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        category: int
+else:
+    _SizeFields = _rt_fields_tuple('_SizeFields',
+                                   ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'category'),
+                                   __name__)
+
+
+class Size(_SizeFields):
     """体型 (sizes)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    category: int
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -304,28 +338,39 @@ class Size(NamedTuple):
         return out
 
 
-class Weapon(NamedTuple):
+if TYPE_CHECKING:
+    class _WeaponFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        name_en: str
+        category: str
+        attack_type: str
+        damage_dice: Optional[DiceValue]
+        damage_type: DamageType
+        properties: Tuple[str, ...]
+        range_normal: int
+        range_long: int
+        throw_normal: int
+        throw_long: int
+        versatile_dice: Optional[DiceValue]
+        weight: int
+        notes: str
+else:
+    _WeaponFields = _rt_fields_tuple(
+            '_WeaponFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'name_en', 'category', 'attack_type',
+             'damage_dice', 'damage_type', 'properties', 'range_normal', 'range_long', 'throw_normal', 'throw_long',
+             'versatile_dice', 'weight', 'notes'), __name__)
+
+
+class Weapon(_WeaponFields):
     """武器 (weapons)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    name_en: str
-    category: str
-    attack_type: str
-    damage_dice: Optional[DiceValue]
-    damage_type: DamageType
-    properties: Tuple[str, ...]
-    range_normal: int
-    range_long: int
-    throw_normal: int
-    throw_long: int
-    versatile_dice: Optional[DiceValue]
-    weight: int
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -345,16 +390,25 @@ class Weapon(NamedTuple):
         return out
 
 
-class PowerSource(NamedTuple):
+if TYPE_CHECKING:
+    class _PowerSourceFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        base_dc: int
+else:
+    _PowerSourceFields = _rt_fields_tuple('_PowerSourceFields',
+                                          ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'base_dc'),
+                                          __name__)
+
+
+class PowerSource(_PowerSourceFields):
     """载具动力 (power_sources)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    base_dc: int
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}

@@ -21,8 +21,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Tuple
-from ._runtime.core import TraceStep as _Step, Result as _rt_Result
+from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Tuple
+from ._runtime.core import TraceStep as _Step, fields_tuple as _rt_fields_tuple, Result as _rt_Result
 
 # Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
 # bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
@@ -164,18 +164,21 @@ ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'crit', 'damage', 'damage_type', 'natur
                                   'action_kind')
 
 
-class _AttackFields(NamedTuple):
-    hit: bool  # 命中
-    crit: bool  # 重击
-    damage: int  # 伤害
-    damage_type: str  # 伤害类型
-    natural: int  # d20骰值
-    total: int  # 检定结果
-    revealed: bool  # 暴露位置
-    light_main: bool  # 轻型武器的攻击动作
-    action_kind: str  # 动作种类
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _AttackFields(NamedTuple):
+        hit: bool  # 命中
+        crit: bool  # 重击
+        damage: int  # 伤害
+        damage_type: str  # 伤害类型
+        natural: int  # d20骰值
+        total: int  # 检定结果
+        revealed: bool  # 暴露位置
+        light_main: bool  # 轻型武器的攻击动作
+        action_kind: str  # 动作种类
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _AttackFields = _rt_fields_tuple('_AttackFields', ATTACK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class AttackResult(_AttackFields, _rt_Result):
@@ -188,14 +191,17 @@ class AttackResult(_AttackFields, _rt_Result):
 SPELL_ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'crit', 'damage', 'total', 'revealed')
 
 
-class _SpellAttackFields(NamedTuple):
-    hit: bool  # 命中
-    crit: bool  # 重击
-    damage: int  # 伤害
-    total: int  # 检定结果
-    revealed: bool  # 暴露位置
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _SpellAttackFields(NamedTuple):
+        hit: bool  # 命中
+        crit: bool  # 重击
+        damage: int  # 伤害
+        total: int  # 检定结果
+        revealed: bool  # 暴露位置
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _SpellAttackFields = _rt_fields_tuple('_SpellAttackFields', SPELL_ATTACK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class SpellAttackResult(_SpellAttackFields, _rt_Result):
@@ -208,10 +214,13 @@ class SpellAttackResult(_SpellAttackFields, _rt_Result):
 CHARM_FIELDS: Tuple[str, ...] = ('charmed',)
 
 
-class _CharmFields(NamedTuple):
-    charmed: bool  # 受魅惑
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _CharmFields(NamedTuple):
+        charmed: bool  # 受魅惑
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _CharmFields = _rt_fields_tuple('_CharmFields', CHARM_FIELDS + ("rolls", "trace"), __name__)
 
 
 class CharmResult(_CharmFields, _rt_Result):
@@ -224,10 +233,13 @@ class CharmResult(_CharmFields, _rt_Result):
 END_CHARM_FIELDS: Tuple[str, ...] = ('ended',)
 
 
-class _EndCharmFields(NamedTuple):
-    ended: bool  # 魅惑结束
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _EndCharmFields(NamedTuple):
+        ended: bool  # 魅惑结束
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _EndCharmFields = _rt_fields_tuple('_EndCharmFields', END_CHARM_FIELDS + ("rolls", "trace"), __name__)
 
 
 class EndCharmResult(_EndCharmFields, _rt_Result):
@@ -240,14 +252,17 @@ class EndCharmResult(_EndCharmFields, _rt_Result):
 GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'attack_total', 'defend_total', 'retry_this_turn', 'failed')
 
 
-class _GrappleFields(NamedTuple):
-    success: bool  # 成功
-    attack_total: int  # 擒抱结果
-    defend_total: int  # 对抗结果
-    retry_this_turn: bool  # 本回合可再试
-    failed: bool  # 失败
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _GrappleFields(NamedTuple):
+        success: bool  # 成功
+        attack_total: int  # 擒抱结果
+        defend_total: int  # 对抗结果
+        retry_this_turn: bool  # 本回合可再试
+        failed: bool  # 失败
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _GrappleFields = _rt_fields_tuple('_GrappleFields', GRAPPLE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class GrappleResult(_GrappleFields, _rt_Result):
@@ -260,12 +275,16 @@ class GrappleResult(_GrappleFields, _rt_Result):
 ESCAPE_GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'escape_total', 'hold_total')
 
 
-class _EscapeGrappleFields(NamedTuple):
-    success: bool  # 逃脱
-    escape_total: int  # 逃脱结果
-    hold_total: int  # 擒抱者结果
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _EscapeGrappleFields(NamedTuple):
+        success: bool  # 逃脱
+        escape_total: int  # 逃脱结果
+        hold_total: int  # 擒抱者结果
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _EscapeGrappleFields = _rt_fields_tuple('_EscapeGrappleFields', ESCAPE_GRAPPLE_FIELDS + ("rolls", "trace"),
+                                            __name__)
 
 
 class EscapeGrappleResult(_EscapeGrappleFields, _rt_Result):
@@ -278,14 +297,17 @@ class EscapeGrappleResult(_EscapeGrappleFields, _rt_Result):
 SHOVE_FIELDS: Tuple[str, ...] = ('success', 'prone', 'push_feet', 'failed', 'obstacle_damage')
 
 
-class _ShoveFields(NamedTuple):
-    success: bool  # 成功
-    prone: bool  # 击倒
-    push_feet: int  # 击退距离
-    failed: bool  # 失败
-    obstacle_damage: int  # 撞击伤害
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ShoveFields(NamedTuple):
+        success: bool  # 成功
+        prone: bool  # 击倒
+        push_feet: int  # 击退距离
+        failed: bool  # 失败
+        obstacle_damage: int  # 撞击伤害
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ShoveFields = _rt_fields_tuple('_ShoveFields', SHOVE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ShoveResult(_ShoveFields, _rt_Result):
@@ -298,11 +320,14 @@ class ShoveResult(_ShoveFields, _rt_Result):
 DRAG_FIELDS: Tuple[str, ...] = ('success', 'retry_blocked')
 
 
-class _DragFields(NamedTuple):
-    success: bool  # 成功
-    retry_blocked: bool  # 下回合前不能再试
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _DragFields(NamedTuple):
+        success: bool  # 成功
+        retry_blocked: bool  # 下回合前不能再试
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _DragFields = _rt_fields_tuple('_DragFields', DRAG_FIELDS + ("rolls", "trace"), __name__)
 
 
 class DragResult(_DragFields, _rt_Result):
@@ -315,13 +340,16 @@ class DragResult(_DragFields, _rt_Result):
 GRAPPLE_MOVE_FIELDS: Tuple[str, ...] = ('speed', 'halved', 'reposition_cost', 'spent')
 
 
-class _GrappleMoveFields(NamedTuple):
-    speed: int  # 移动速度
-    halved: bool  # 速度减半
-    reposition_cost: int  # 移动目标的消耗
-    spent: int  # 消耗移动力
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _GrappleMoveFields(NamedTuple):
+        speed: int  # 移动速度
+        halved: bool  # 速度减半
+        reposition_cost: int  # 移动目标的消耗
+        spent: int  # 消耗移动力
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _GrappleMoveFields = _rt_fields_tuple('_GrappleMoveFields', GRAPPLE_MOVE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class GrappleMoveResult(_GrappleMoveFields, _rt_Result):
@@ -334,10 +362,13 @@ class GrappleMoveResult(_GrappleMoveFields, _rt_Result):
 HIDE_FIELDS: Tuple[str, ...] = ('hidden',)
 
 
-class _HideFields(NamedTuple):
-    hidden: bool  # 躲藏
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _HideFields(NamedTuple):
+        hidden: bool  # 躲藏
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _HideFields = _rt_fields_tuple('_HideFields', HIDE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class HideResult(_HideFields, _rt_Result):
@@ -350,12 +381,15 @@ class HideResult(_HideFields, _rt_Result):
 FLANKING_FIELDS: Tuple[str, ...] = ('flanks', 'bonus', 'geometry')
 
 
-class _FlankingFields(NamedTuple):
-    flanks: bool  # 夹击
-    bonus: int  # 近战攻击加值
-    geometry: bool  # 位置构成夹击
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _FlankingFields(NamedTuple):
+        flanks: bool  # 夹击
+        bonus: int  # 近战攻击加值
+        geometry: bool  # 位置构成夹击
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _FlankingFields = _rt_fields_tuple('_FlankingFields', FLANKING_FIELDS + ("rolls", "trace"), __name__)
 
 
 class FlankingResult(_FlankingFields, _rt_Result):
@@ -368,10 +402,13 @@ class FlankingResult(_FlankingFields, _rt_Result):
 MOVE_FIELDS: Tuple[str, ...] = ('feet',)
 
 
-class _MoveFields(NamedTuple):
-    feet: int  # 移动距离
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _MoveFields(NamedTuple):
+        feet: int  # 移动距离
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _MoveFields = _rt_fields_tuple('_MoveFields', MOVE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class MoveResult(_MoveFields, _rt_Result):
@@ -384,10 +421,14 @@ class MoveResult(_MoveFields, _rt_Result):
 RELEASE_GRAPPLE_FIELDS: Tuple[str, ...] = ('released',)
 
 
-class _ReleaseGrappleFields(NamedTuple):
-    released: bool  # 放开
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ReleaseGrappleFields(NamedTuple):
+        released: bool  # 放开
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ReleaseGrappleFields = _rt_fields_tuple('_ReleaseGrappleFields', RELEASE_GRAPPLE_FIELDS + ("rolls", "trace"),
+                                             __name__)
 
 
 class ReleaseGrappleResult(_ReleaseGrappleFields, _rt_Result):
@@ -400,10 +441,13 @@ class ReleaseGrappleResult(_ReleaseGrappleFields, _rt_Result):
 ENGAGE_FIELDS: Tuple[str, ...] = ('engaged',)
 
 
-class _EngageFields(NamedTuple):
-    engaged: bool  # 位于触及范围内
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _EngageFields(NamedTuple):
+        engaged: bool  # 位于触及范围内
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _EngageFields = _rt_fields_tuple('_EngageFields', ENGAGE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class EngageResult(_EngageFields, _rt_Result):
@@ -416,10 +460,13 @@ class EngageResult(_EngageFields, _rt_Result):
 DISENGAGE_FIELDS: Tuple[str, ...] = ('left',)
 
 
-class _DisengageFields(NamedTuple):
-    left: bool  # 离开触及范围
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _DisengageFields(NamedTuple):
+        left: bool  # 离开触及范围
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _DisengageFields = _rt_fields_tuple('_DisengageFields', DISENGAGE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class DisengageResult(_DisengageFields, _rt_Result):
@@ -432,10 +479,14 @@ class DisengageResult(_DisengageFields, _rt_Result):
 FLANK_POSITION_FIELDS: Tuple[str, ...] = ('placed',)
 
 
-class _FlankPositionFields(NamedTuple):
-    placed: bool  # 处于夹击位置
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _FlankPositionFields(NamedTuple):
+        placed: bool  # 处于夹击位置
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _FlankPositionFields = _rt_fields_tuple('_FlankPositionFields', FLANK_POSITION_FIELDS + ("rolls", "trace"),
+                                            __name__)
 
 
 class FlankPositionResult(_FlankPositionFields, _rt_Result):
@@ -449,10 +500,13 @@ class FlankPositionResult(_FlankPositionFields, _rt_Result):
 LEAVE_FLANK_FIELDS: Tuple[str, ...] = ('left',)
 
 
-class _LeaveFlankFields(NamedTuple):
-    left: bool  # 离开夹击位置
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _LeaveFlankFields(NamedTuple):
+        left: bool  # 离开夹击位置
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _LeaveFlankFields = _rt_fields_tuple('_LeaveFlankFields', LEAVE_FLANK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class LeaveFlankResult(_LeaveFlankFields, _rt_Result):
@@ -465,10 +519,14 @@ class LeaveFlankResult(_LeaveFlankFields, _rt_Result):
 RELEASE_VEHICLE_FIELDS: Tuple[str, ...] = ('released',)
 
 
-class _ReleaseVehicleFields(NamedTuple):
-    released: bool  # 放开载具
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ReleaseVehicleFields(NamedTuple):
+        released: bool  # 放开载具
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ReleaseVehicleFields = _rt_fields_tuple('_ReleaseVehicleFields', RELEASE_VEHICLE_FIELDS + ("rolls", "trace"),
+                                             __name__)
 
 
 class ReleaseVehicleResult(_ReleaseVehicleFields, _rt_Result):
@@ -481,11 +539,14 @@ class ReleaseVehicleResult(_ReleaseVehicleFields, _rt_Result):
 VEHICLE_DC_FIELDS: Tuple[str, ...] = ('dc', 'mean_size')
 
 
-class _VehicleDcFields(NamedTuple):
-    dc: int  # DC
-    mean_size: int  # 几何平均尺寸
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _VehicleDcFields(NamedTuple):
+        dc: int  # DC
+        mean_size: int  # 几何平均尺寸
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _VehicleDcFields = _rt_fields_tuple('_VehicleDcFields', VEHICLE_DC_FIELDS + ("rolls", "trace"), __name__)
 
 
 class VehicleDcResult(_VehicleDcFields, _rt_Result):
@@ -500,19 +561,22 @@ VEHICLE_CHECK_FIELDS: Tuple[str, ...] = ('dc', 'total', 'holds', 'escapes', 'sho
                                          'vehicle_speed_zero', 'takes_hold', 'breaks_free')
 
 
-class _VehicleCheckFields(NamedTuple):
-    dc: int  # DC
-    total: int  # 检定结果
-    holds: bool  # 擒抱成功
-    escapes: bool  # 载具逃脱
-    shove_feet: int  # 推撞距离
-    prone: bool  # 击倒
-    obstacle_damage: int  # 撞击伤害
-    vehicle_speed_zero: bool  # 载具移动力为0
-    takes_hold: bool  # 擒住载具
-    breaks_free: bool  # 载具挣脱
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _VehicleCheckFields(NamedTuple):
+        dc: int  # DC
+        total: int  # 检定结果
+        holds: bool  # 擒抱成功
+        escapes: bool  # 载具逃脱
+        shove_feet: int  # 推撞距离
+        prone: bool  # 击倒
+        obstacle_damage: int  # 撞击伤害
+        vehicle_speed_zero: bool  # 载具移动力为0
+        takes_hold: bool  # 擒住载具
+        breaks_free: bool  # 载具挣脱
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _VehicleCheckFields = _rt_fields_tuple('_VehicleCheckFields', VEHICLE_CHECK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class VehicleCheckResult(_VehicleCheckFields, _rt_Result):
@@ -526,13 +590,16 @@ class VehicleCheckResult(_VehicleCheckFields, _rt_Result):
 VEHICLE_MOVE_FIELDS: Tuple[str, ...] = ('speed', 'halved', 'reposition_cost', 'spent')
 
 
-class _VehicleMoveFields(NamedTuple):
-    speed: int  # 移动速度
-    halved: bool  # 速度减半
-    reposition_cost: int  # 移动载具的消耗
-    spent: int  # 消耗移动力
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _VehicleMoveFields(NamedTuple):
+        speed: int  # 移动速度
+        halved: bool  # 速度减半
+        reposition_cost: int  # 移动载具的消耗
+        spent: int  # 消耗移动力
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _VehicleMoveFields = _rt_fields_tuple('_VehicleMoveFields', VEHICLE_MOVE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class VehicleMoveResult(_VehicleMoveFields, _rt_Result):

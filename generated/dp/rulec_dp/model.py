@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
 from ._runtime.core import (RuleError, OutOfBounds, kind as _rt_kind, check_int as _rt_check_int,
-                            check_bool as _rt_check_bool, not_given as _rt_not_given, lookup as _rt_lookup)
+                            fields_tuple as _rt_fields_tuple, check_bool as _rt_check_bool, not_given as _rt_not_given,
+                            lookup as _rt_lookup)
 from ._runtime.sources import DiceValue
 
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'WILLPOWER_USES', 'get_willpower_use',
@@ -450,31 +451,48 @@ class Combatant:
 
 
 # ---- tables ----
-class WillpowerUse(NamedTuple):
+if TYPE_CHECKING:
+    class _WillpowerUseFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+else:
+    _WillpowerUseFields = _rt_fields_tuple('_WillpowerUseFields',
+                                           ('id', 'name', 'description', 'rules', 'not_specified', 'given'), __name__)
+
+
+class WillpowerUse(_WillpowerUseFields):
     """意志力用法 (willpower_uses)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
         return out
 
 
-class DamageType(NamedTuple):
+if TYPE_CHECKING:
+    class _DamageTypeFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        family: str
+else:
+    _DamageTypeFields = _rt_fields_tuple('_DamageTypeFields',
+                                         ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'family'),
+                                         __name__)
+
+
+class DamageType(_DamageTypeFields):
     """伤害类型 (damage_types)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    family: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -482,16 +500,25 @@ class DamageType(NamedTuple):
         return out
 
 
-class Action(NamedTuple):
+if TYPE_CHECKING:
+    class _ActionFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        order: int
+else:
+    _ActionFields = _rt_fields_tuple('_ActionFields',
+                                     ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'order'),
+                                     __name__)
+
+
+class Action(_ActionFields):
     """动作类型 (actions)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    order: int
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -499,29 +526,41 @@ class Action(NamedTuple):
         return out
 
 
-class AttackType(NamedTuple):
+if TYPE_CHECKING:
+    class _AttackTypeFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        pool: Callable[..., Any]
+        action: Action
+        ranged: bool
+        speed: int
+        range_multiplier: Callable[..., Any]
+        default_base_range: int
+        multiplier_loss_per_short_point: int
+        two_hands_only: bool
+        one_hand_min_increase: int
+        one_hand_halves_aim: bool
+        point_blank_ignores_speed: bool
+        resource_defined: bool
+        default_damage_type: DamageType
+        notes: str
+else:
+    _AttackTypeFields = _rt_fields_tuple(
+            '_AttackTypeFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'pool', 'action', 'ranged', 'speed',
+             'range_multiplier', 'default_base_range', 'multiplier_loss_per_short_point', 'two_hands_only',
+             'one_hand_min_increase', 'one_hand_halves_aim', 'point_blank_ignores_speed', 'resource_defined',
+             'default_damage_type', 'notes'), __name__)
+
+
+class AttackType(_AttackTypeFields):
     """攻击类型 (attack_types)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    pool: Callable[..., Any]
-    action: Action
-    ranged: bool
-    speed: int
-    range_multiplier: Callable[..., Any]
-    default_base_range: int
-    multiplier_loss_per_short_point: int
-    two_hands_only: bool
-    one_hand_min_increase: int
-    one_hand_halves_aim: bool
-    point_blank_ignores_speed: bool
-    resource_defined: bool
-    default_damage_type: DamageType
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -542,37 +581,49 @@ class AttackType(NamedTuple):
         return out
 
 
-class Weapon(NamedTuple):
+if TYPE_CHECKING:
+    class _WeaponFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        attack_type: AttackType
+        damage: int
+        damage_type: DamageType
+        strength: int
+        size: int
+        hands: int
+        speed: int
+        armor_piercing: int
+        base_range: int
+        parry: int
+        heavy: bool
+        natural: bool
+        can_trip: bool
+        can_grapple: bool
+        bombard_damage: int
+        bombard_radius: int
+        draw: Action
+        reload: Action
+        single_shot: bool
+        bolt_action: bool
+        oversize_penalty: int
+        notes: str
+else:
+    _WeaponFields = _rt_fields_tuple(
+            '_WeaponFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'attack_type', 'damage', 'damage_type',
+             'strength', 'size', 'hands', 'speed', 'armor_piercing', 'base_range', 'parry', 'heavy', 'natural',
+             'can_trip', 'can_grapple', 'bombard_damage', 'bombard_radius', 'draw', 'reload', 'single_shot',
+             'bolt_action', 'oversize_penalty', 'notes'), __name__)
+
+
+class Weapon(_WeaponFields):
     """武器 (weapons)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    attack_type: AttackType
-    damage: int
-    damage_type: DamageType
-    strength: int
-    size: int
-    hands: int
-    speed: int
-    armor_piercing: int
-    base_range: int
-    parry: int
-    heavy: bool
-    natural: bool
-    can_trip: bool
-    can_grapple: bool
-    bombard_damage: int
-    bombard_radius: int
-    draw: Action
-    reload: Action
-    single_shot: bool
-    bolt_action: bool
-    oversize_penalty: int
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -601,17 +652,26 @@ class Weapon(NamedTuple):
         return out
 
 
-class ConditionTrack(NamedTuple):
+if TYPE_CHECKING:
+    class _ConditionTrackFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        capacity: Callable[..., Any]
+        notes: str
+else:
+    _ConditionTrackFields = _rt_fields_tuple(
+            '_ConditionTrackFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'capacity', 'notes'), __name__)
+
+
+class ConditionTrack(_ConditionTrackFields):
     """状态累积槽 (condition_tracks)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    capacity: Callable[..., Any]
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -620,22 +680,32 @@ class ConditionTrack(NamedTuple):
         return out
 
 
-class CalledShot(NamedTuple):
+if TYPE_CHECKING:
+    class _CalledShotFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        penalty: int
+        net_per_point: int
+        track: ConditionTrack
+        deals_damage: bool
+        save: str
+        trauma_source: bool
+        notes: str
+else:
+    _CalledShotFields = _rt_fields_tuple(
+            '_CalledShotFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'penalty', 'net_per_point', 'track',
+             'deals_damage', 'save', 'trauma_source', 'notes'), __name__)
+
+
+class CalledShot(_CalledShotFields):
     """特定部位攻击 (called_shots)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    penalty: int
-    net_per_point: int
-    track: ConditionTrack
-    deals_damage: bool
-    save: str
-    trauma_source: bool
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -649,19 +719,29 @@ class CalledShot(NamedTuple):
         return out
 
 
-class Maneuver(NamedTuple):
+if TYPE_CHECKING:
+    class _ManeuverFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        category: str
+        action: Action
+        procedure: str
+        effect: str
+else:
+    _ManeuverFields = _rt_fields_tuple(
+            '_ManeuverFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'category', 'action', 'procedure',
+             'effect'), __name__)
+
+
+class Maneuver(_ManeuverFields):
     """战斗动作 (maneuvers)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    category: str
-    action: Action
-    procedure: str
-    effect: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}

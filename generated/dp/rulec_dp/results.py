@@ -22,8 +22,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Tuple
-from ._runtime.core import TraceStep as _Step, Result as _rt_Result
+from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Tuple
+from ._runtime.core import TraceStep as _Step, fields_tuple as _rt_fields_tuple, Result as _rt_Result
 
 # Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
 # bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
@@ -195,28 +195,31 @@ ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type', 'melee'
                                   'defender_willpower_spent', 'dropped', 'seized', 'emptied')
 
 
-class _AttackFields(NamedTuple):
-    hit: bool  # 命中
-    net: int  # 胜出数
-    damage: int  # 伤害
-    damage_type: str  # 伤害类型
-    melee: bool  # 近战攻击
-    melee_hit: bool  # 近战命中
-    condition: str  # 状态
-    condition_points: int  # 状态点数
-    dice: int  # 掷骰数
-    defender_extras: int  # 防御方附加成功
-    own_basic_defense_penalty: int  # 自身基础防御减值
-    severity_steps: int  # 伤害加深级数
-    disarmed: bool  # 武器脱手
-    item_damage: int  # 物品伤害
-    willpower_spent: int  # 攻击方消耗的意志力
-    defender_willpower_spent: int  # 防御方消耗的意志力
-    dropped: bool  # 武器脱手（落地或被夺）
-    seized: bool  # 武器被夺取
-    emptied: bool  # 射击后需要装填
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _AttackFields(NamedTuple):
+        hit: bool  # 命中
+        net: int  # 胜出数
+        damage: int  # 伤害
+        damage_type: str  # 伤害类型
+        melee: bool  # 近战攻击
+        melee_hit: bool  # 近战命中
+        condition: str  # 状态
+        condition_points: int  # 状态点数
+        dice: int  # 掷骰数
+        defender_extras: int  # 防御方附加成功
+        own_basic_defense_penalty: int  # 自身基础防御减值
+        severity_steps: int  # 伤害加深级数
+        disarmed: bool  # 武器脱手
+        item_damage: int  # 物品伤害
+        willpower_spent: int  # 攻击方消耗的意志力
+        defender_willpower_spent: int  # 防御方消耗的意志力
+        dropped: bool  # 武器脱手（落地或被夺）
+        seized: bool  # 武器被夺取
+        emptied: bool  # 射击后需要装填
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _AttackFields = _rt_fields_tuple('_AttackFields', ATTACK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class AttackResult(_AttackFields, _rt_Result):
@@ -229,13 +232,16 @@ class AttackResult(_AttackFields, _rt_Result):
 BOMBARD_FIELDS: Tuple[str, ...] = ('hit', 'damage', 'damage_type', 'used_save')
 
 
-class _BombardFields(NamedTuple):
-    hit: bool  # 命中
-    damage: int  # 伤害
-    damage_type: str  # 伤害类型
-    used_save: bool  # 以豁免对抗
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _BombardFields(NamedTuple):
+        hit: bool  # 命中
+        damage: int  # 伤害
+        damage_type: str  # 伤害类型
+        used_save: bool  # 以豁免对抗
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _BombardFields = _rt_fields_tuple('_BombardFields', BOMBARD_FIELDS + ("rolls", "trace"), __name__)
 
 
 class BombardResult(_BombardFields, _rt_Result):
@@ -248,10 +254,13 @@ class BombardResult(_BombardFields, _rt_Result):
 PARRY_FIELDS: Tuple[str, ...] = ('parry_bonus',)
 
 
-class _ParryFields(NamedTuple):
-    parry_bonus: int  # 格挡加值
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ParryFields(NamedTuple):
+        parry_bonus: int  # 格挡加值
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ParryFields = _rt_fields_tuple('_ParryFields', PARRY_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ParryResult(_ParryFields, _rt_Result):
@@ -264,12 +273,15 @@ class ParryResult(_ParryFields, _rt_Result):
 ACTIVE_COVER_FIELDS: Tuple[str, ...] = ('cover', 'full_cover', 'kept')
 
 
-class _ActiveCoverFields(NamedTuple):
-    cover: int  # 掩蔽值
-    full_cover: bool  # 完全掩蔽
-    kept: bool  # 保持掩蔽
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ActiveCoverFields(NamedTuple):
+        cover: int  # 掩蔽值
+        full_cover: bool  # 完全掩蔽
+        kept: bool  # 保持掩蔽
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ActiveCoverFields = _rt_fields_tuple('_ActiveCoverFields', ACTIVE_COVER_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ActiveCoverResult(_ActiveCoverFields, _rt_Result):
@@ -282,10 +294,13 @@ class ActiveCoverResult(_ActiveCoverFields, _rt_Result):
 TOTAL_DEFENSE_FIELDS: Tuple[str, ...] = ('dodge_bonus',)
 
 
-class _TotalDefenseFields(NamedTuple):
-    dodge_bonus: int  # 闪避加值
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _TotalDefenseFields(NamedTuple):
+        dodge_bonus: int  # 闪避加值
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _TotalDefenseFields = _rt_fields_tuple('_TotalDefenseFields', TOTAL_DEFENSE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class TotalDefenseResult(_TotalDefenseFields, _rt_Result):
@@ -298,14 +313,18 @@ class TotalDefenseResult(_TotalDefenseFields, _rt_Result):
 WILLPOWER_SPEND_FIELDS: Tuple[str, ...] = ('bonus', 'willpower_left', 'stays_conscious', 'spent', 'move_bonus')
 
 
-class _WillpowerSpendFields(NamedTuple):
-    bonus: int  # 加值
-    willpower_left: int  # 剩余意志力
-    stays_conscious: bool  # 保持清醒
-    spent: int  # 消耗的意志力
-    move_bonus: int  # 本轮移动加值
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _WillpowerSpendFields(NamedTuple):
+        bonus: int  # 加值
+        willpower_left: int  # 剩余意志力
+        stays_conscious: bool  # 保持清醒
+        spent: int  # 消耗的意志力
+        move_bonus: int  # 本轮移动加值
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _WillpowerSpendFields = _rt_fields_tuple('_WillpowerSpendFields', WILLPOWER_SPEND_FIELDS + ("rolls", "trace"),
+                                             __name__)
 
 
 class WillpowerSpendResult(_WillpowerSpendFields, _rt_Result):
@@ -319,10 +338,14 @@ class WillpowerSpendResult(_WillpowerSpendFields, _rt_Result):
 WILLPOWER_REGAIN_FIELDS: Tuple[str, ...] = ('regained',)
 
 
-class _WillpowerRegainFields(NamedTuple):
-    regained: int  # 恢复的意志力
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _WillpowerRegainFields(NamedTuple):
+        regained: int  # 恢复的意志力
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _WillpowerRegainFields = _rt_fields_tuple('_WillpowerRegainFields', WILLPOWER_REGAIN_FIELDS + ("rolls", "trace"),
+                                              __name__)
 
 
 class WillpowerRegainResult(_WillpowerRegainFields, _rt_Result):
@@ -336,12 +359,15 @@ class WillpowerRegainResult(_WillpowerRegainFields, _rt_Result):
 DRAW_FIELDS: Tuple[str, ...] = ('action_spent', 'weapon_drawn', 'ammunition')
 
 
-class _DrawFields(NamedTuple):
-    action_spent: str  # 花费的动作
-    weapon_drawn: bool  # 取出武器
-    ammunition: bool  # 弹药在手
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _DrawFields(NamedTuple):
+        action_spent: str  # 花费的动作
+        weapon_drawn: bool  # 取出武器
+        ammunition: bool  # 弹药在手
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _DrawFields = _rt_fields_tuple('_DrawFields', DRAW_FIELDS + ("rolls", "trace"), __name__)
 
 
 class DrawResult(_DrawFields, _rt_Result):
@@ -354,10 +380,13 @@ class DrawResult(_DrawFields, _rt_Result):
 PICK_UP_FIELDS: Tuple[str, ...] = ('action_spent',)
 
 
-class _PickUpFields(NamedTuple):
-    action_spent: str  # 花费的动作
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _PickUpFields(NamedTuple):
+        action_spent: str  # 花费的动作
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _PickUpFields = _rt_fields_tuple('_PickUpFields', PICK_UP_FIELDS + ("rolls", "trace"), __name__)
 
 
 class PickUpResult(_PickUpFields, _rt_Result):
@@ -370,11 +399,14 @@ class PickUpResult(_PickUpFields, _rt_Result):
 RELOAD_FIELDS: Tuple[str, ...] = ('action_spent', 'lowered')
 
 
-class _ReloadFields(NamedTuple):
-    action_spent: str  # 花费的动作
-    lowered: bool  # 装填降低一级
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ReloadFields(NamedTuple):
+        action_spent: str  # 花费的动作
+        lowered: bool  # 装填降低一级
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ReloadFields = _rt_fields_tuple('_ReloadFields', RELOAD_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ReloadResult(_ReloadFields, _rt_Result):
@@ -387,10 +419,13 @@ class ReloadResult(_ReloadFields, _rt_Result):
 OPEN_BOLT_FIELDS: Tuple[str, ...] = ('opened',)
 
 
-class _OpenBoltFields(NamedTuple):
-    opened: bool  # 拉开枪栓
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _OpenBoltFields(NamedTuple):
+        opened: bool  # 拉开枪栓
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _OpenBoltFields = _rt_fields_tuple('_OpenBoltFields', OPEN_BOLT_FIELDS + ("rolls", "trace"), __name__)
 
 
 class OpenBoltResult(_OpenBoltFields, _rt_Result):
@@ -403,13 +438,16 @@ class OpenBoltResult(_OpenBoltFields, _rt_Result):
 SAVE_CONTEST_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type')
 
 
-class _SaveContestFields(NamedTuple):
-    hit: bool  # 命中
-    net: int  # 胜出数
-    damage: int  # 伤害
-    damage_type: str  # 伤害类型
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _SaveContestFields(NamedTuple):
+        hit: bool  # 命中
+        net: int  # 胜出数
+        damage: int  # 伤害
+        damage_type: str  # 伤害类型
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _SaveContestFields = _rt_fields_tuple('_SaveContestFields', SAVE_CONTEST_FIELDS + ("rolls", "trace"), __name__)
 
 
 class SaveContestResult(_SaveContestFields, _rt_Result):
@@ -423,13 +461,16 @@ class SaveContestResult(_SaveContestFields, _rt_Result):
 TRIP_FIELDS: Tuple[str, ...] = ('success', 'net', 'prone', 'flight_speed_loss')
 
 
-class _TripFields(NamedTuple):
-    success: bool  # 成功
-    net: int  # 胜出数
-    prone: bool  # 倒地
-    flight_speed_loss: int  # 飞行速度减值
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _TripFields(NamedTuple):
+        success: bool  # 成功
+        net: int  # 胜出数
+        prone: bool  # 倒地
+        flight_speed_loss: int  # 飞行速度减值
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _TripFields = _rt_fields_tuple('_TripFields', TRIP_FIELDS + ("rolls", "trace"), __name__)
 
 
 class TripResult(_TripFields, _rt_Result):
@@ -442,14 +483,17 @@ class TripResult(_TripFields, _rt_Result):
 BULL_RUSH_FIELDS: Tuple[str, ...] = ('success', 'net', 'prone', 'push_meters', 'may_return')
 
 
-class _BullRushFields(NamedTuple):
-    success: bool  # 成功
-    net: int  # 胜出数
-    prone: bool  # 倒地
-    push_meters: int  # 击退米数
-    may_return: bool  # 可反冲撞
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _BullRushFields(NamedTuple):
+        success: bool  # 成功
+        net: int  # 胜出数
+        prone: bool  # 倒地
+        push_meters: int  # 击退米数
+        may_return: bool  # 可反冲撞
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _BullRushFields = _rt_fields_tuple('_BullRushFields', BULL_RUSH_FIELDS + ("rolls", "trace"), __name__)
 
 
 class BullRushResult(_BullRushFields, _rt_Result):
@@ -462,15 +506,18 @@ class BullRushResult(_BullRushFields, _rt_Result):
 GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'touched', 'net', 'cling', 'holds', 'loser_penalty')
 
 
-class _GrappleFields(NamedTuple):
-    success: bool  # 成功
-    touched: bool  # 接触命中
-    net: int  # 胜出数
-    cling: bool  # 攀附
-    holds: bool  # 擒抱成立
-    loser_penalty: int  # 失败方减值
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _GrappleFields(NamedTuple):
+        success: bool  # 成功
+        touched: bool  # 接触命中
+        net: int  # 胜出数
+        cling: bool  # 攀附
+        holds: bool  # 擒抱成立
+        loser_penalty: int  # 失败方减值
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _GrappleFields = _rt_fields_tuple('_GrappleFields', GRAPPLE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class GrappleResult(_GrappleFields, _rt_Result):
@@ -483,13 +530,16 @@ class GrappleResult(_GrappleFields, _rt_Result):
 PIN_FIELDS: Tuple[str, ...] = ('success', 'net', 'body_cover', 'escapes_needed')
 
 
-class _PinFields(NamedTuple):
-    success: bool  # 成功
-    net: int  # 胜出数
-    body_cover: bool  # 可用对方身体掩蔽
-    escapes_needed: int  # 解除所需成功次数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _PinFields(NamedTuple):
+        success: bool  # 成功
+        net: int  # 胜出数
+        body_cover: bool  # 可用对方身体掩蔽
+        escapes_needed: int  # 解除所需成功次数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _PinFields = _rt_fields_tuple('_PinFields', PIN_FIELDS + ("rolls", "trace"), __name__)
 
 
 class PinResult(_PinFields, _rt_Result):
@@ -502,12 +552,15 @@ class PinResult(_PinFields, _rt_Result):
 FEINT_FIELDS: Tuple[str, ...] = ('success', 'flat_footed', 'parry_penalty')
 
 
-class _FeintFields(NamedTuple):
-    success: bool  # 成功
-    flat_footed: bool  # 措手不及
-    parry_penalty: int  # 格挡减值
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _FeintFields(NamedTuple):
+        success: bool  # 成功
+        flat_footed: bool  # 措手不及
+        parry_penalty: int  # 格挡减值
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _FeintFields = _rt_fields_tuple('_FeintFields', FEINT_FIELDS + ("rolls", "trace"), __name__)
 
 
 class FeintResult(_FeintFields, _rt_Result):
@@ -521,16 +574,19 @@ OVERRUN_FIELDS: Tuple[str, ...] = ('passed', 'success', 'contested', 'stepped_ba
                                    'action_spent')
 
 
-class _OverrunFields(NamedTuple):
-    passed: int  # 闯越人数
-    success: bool  # 全部闯越
-    contested: bool  # 进行了闯越判定
-    stepped_back: bool  # 退后一格
-    knocked_down: bool  # 反遭撞倒
-    fell: bool  # 倒在该格
-    action_spent: str  # 花费的动作
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _OverrunFields(NamedTuple):
+        passed: int  # 闯越人数
+        success: bool  # 全部闯越
+        contested: bool  # 进行了闯越判定
+        stepped_back: bool  # 退后一格
+        knocked_down: bool  # 反遭撞倒
+        fell: bool  # 倒在该格
+        action_spent: str  # 花费的动作
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _OverrunFields = _rt_fields_tuple('_OverrunFields', OVERRUN_FIELDS + ("rolls", "trace"), __name__)
 
 
 class OverrunResult(_OverrunFields, _rt_Result):
@@ -543,13 +599,17 @@ class OverrunResult(_OverrunFields, _rt_Result):
 GRAPPLE_ATTACK_FIELDS: Tuple[str, ...] = ('contest_won', 'hit', 'damage', 'damage_type')
 
 
-class _GrappleAttackFields(NamedTuple):
-    contest_won: bool  # 对抗胜出
-    hit: bool  # 命中
-    damage: int  # 伤害
-    damage_type: str  # 伤害类型
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _GrappleAttackFields(NamedTuple):
+        contest_won: bool  # 对抗胜出
+        hit: bool  # 命中
+        damage: int  # 伤害
+        damage_type: str  # 伤害类型
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _GrappleAttackFields = _rt_fields_tuple('_GrappleAttackFields', GRAPPLE_ATTACK_FIELDS + ("rolls", "trace"),
+                                            __name__)
 
 
 class GrappleAttackResult(_GrappleAttackFields, _rt_Result):
@@ -563,11 +623,14 @@ class GrappleAttackResult(_GrappleAttackFields, _rt_Result):
 GRAPPLE_MOVE_FIELDS: Tuple[str, ...] = ('success', 'meters')
 
 
-class _GrappleMoveFields(NamedTuple):
-    success: bool  # 成功
-    meters: int  # 移动米数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _GrappleMoveFields(NamedTuple):
+        success: bool  # 成功
+        meters: int  # 移动米数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _GrappleMoveFields = _rt_fields_tuple('_GrappleMoveFields', GRAPPLE_MOVE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class GrappleMoveResult(_GrappleMoveFields, _rt_Result):
@@ -580,12 +643,16 @@ class GrappleMoveResult(_GrappleMoveFields, _rt_Result):
 ESCAPE_GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'unpins', 'frees')
 
 
-class _EscapeGrappleFields(NamedTuple):
-    success: bool  # 成功
-    unpins: bool  # 摆脱压制
-    frees: bool  # 恢复自由
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _EscapeGrappleFields(NamedTuple):
+        success: bool  # 成功
+        unpins: bool  # 摆脱压制
+        frees: bool  # 恢复自由
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _EscapeGrappleFields = _rt_fields_tuple('_EscapeGrappleFields', ESCAPE_GRAPPLE_FIELDS + ("rolls", "trace"),
+                                            __name__)
 
 
 class EscapeGrappleResult(_EscapeGrappleFields, _rt_Result):
@@ -598,10 +665,14 @@ class EscapeGrappleResult(_EscapeGrappleFields, _rt_Result):
 RELEASE_GRAPPLE_FIELDS: Tuple[str, ...] = ('released',)
 
 
-class _ReleaseGrappleFields(NamedTuple):
-    released: bool  # 放开
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ReleaseGrappleFields(NamedTuple):
+        released: bool  # 放开
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ReleaseGrappleFields = _rt_fields_tuple('_ReleaseGrappleFields', RELEASE_GRAPPLE_FIELDS + ("rolls", "trace"),
+                                             __name__)
 
 
 class ReleaseGrappleResult(_ReleaseGrappleFields, _rt_Result):
@@ -614,11 +685,14 @@ class ReleaseGrappleResult(_ReleaseGrappleFields, _rt_Result):
 CLING_TO_BACK_FIELDS: Tuple[str, ...] = ('success', 'net')
 
 
-class _ClingToBackFields(NamedTuple):
-    success: bool  # 成功
-    net: int  # 胜出数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ClingToBackFields(NamedTuple):
+        success: bool  # 成功
+        net: int  # 胜出数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ClingToBackFields = _rt_fields_tuple('_ClingToBackFields', CLING_TO_BACK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ClingToBackResult(_ClingToBackFields, _rt_Result):
@@ -631,10 +705,13 @@ class ClingToBackResult(_ClingToBackFields, _rt_Result):
 STAND_UP_FIELDS: Tuple[str, ...] = ('stood',)
 
 
-class _StandUpFields(NamedTuple):
-    stood: bool  # 起身
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _StandUpFields(NamedTuple):
+        stood: bool  # 起身
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _StandUpFields = _rt_fields_tuple('_StandUpFields', STAND_UP_FIELDS + ("rolls", "trace"), __name__)
 
 
 class StandUpResult(_StandUpFields, _rt_Result):
@@ -647,10 +724,13 @@ class StandUpResult(_StandUpFields, _rt_Result):
 AIM_FIELDS: Tuple[str, ...] = ('rounds',)
 
 
-class _AimFields(NamedTuple):
-    rounds: int  # 瞄准轮数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _AimFields(NamedTuple):
+        rounds: int  # 瞄准轮数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _AimFields = _rt_fields_tuple('_AimFields', AIM_FIELDS + ("rolls", "trace"), __name__)
 
 
 class AimResult(_AimFields, _rt_Result):

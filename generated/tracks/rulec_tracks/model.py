@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
 from ._runtime.core import (RuleError, OutOfBounds, kind as _rt_kind, check_int as _rt_check_int,
-                            check_bool as _rt_check_bool, not_given as _rt_not_given, lookup as _rt_lookup)
+                            fields_tuple as _rt_fields_tuple, check_bool as _rt_check_bool, not_given as _rt_not_given,
+                            lookup as _rt_lookup)
 from ._runtime.sources import DiceValue
 
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Sense', 'SENSES', 'get_sense', 'LeaveTiming',
@@ -245,19 +246,29 @@ class Combatant:
 
 
 # ---- tables ----
-class Sense(NamedTuple):
+if TYPE_CHECKING:
+    class _SenseFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        uses_exposure: bool
+        uses_speed: bool
+        blocked_by_cover: bool
+        blocked_by_avoiding_medium: bool
+else:
+    _SenseFields = _rt_fields_tuple(
+            '_SenseFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'uses_exposure', 'uses_speed',
+             'blocked_by_cover', 'blocked_by_avoiding_medium'), __name__)
+
+
+class Sense(_SenseFields):
     """感知方式 (senses)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    uses_exposure: bool
-    uses_speed: bool
-    blocked_by_cover: bool
-    blocked_by_avoiding_medium: bool
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -268,18 +279,28 @@ class Sense(NamedTuple):
         return out
 
 
-class LeaveTiming(NamedTuple):
+if TYPE_CHECKING:
+    class _LeaveTimingFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        escapes: bool
+        untargeted: bool
+        halves: bool
+else:
+    _LeaveTimingFields = _rt_fields_tuple(
+            '_LeaveTimingFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'escapes', 'untargeted', 'halves'),
+            __name__)
+
+
+class LeaveTiming(_LeaveTimingFields):
     """脱离时机 (leave_timings)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    escapes: bool
-    untargeted: bool
-    halves: bool
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -289,18 +310,28 @@ class LeaveTiming(NamedTuple):
         return out
 
 
-class Round(NamedTuple):
+if TYPE_CHECKING:
+    class _RoundFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        turn_seconds: int
+        starts: str
+        ends: str
+else:
+    _RoundFields = _rt_fields_tuple(
+            '_RoundFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'turn_seconds', 'starts', 'ends'),
+            __name__)
+
+
+class Round(_RoundFields):
     """回合 (rounds)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    turn_seconds: int
-    starts: str
-    ends: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -310,20 +341,30 @@ class Round(NamedTuple):
         return out
 
 
-class Action(NamedTuple):
+if TYPE_CHECKING:
+    class _ActionFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        own_turn_ticks: int
+        off_turn_ticks: int
+        next_turn_ticks: int
+        off_turn: bool
+        usage: str
+else:
+    _ActionFields = _rt_fields_tuple(
+            '_ActionFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'own_turn_ticks', 'off_turn_ticks',
+             'next_turn_ticks', 'off_turn', 'usage'), __name__)
+
+
+class Action(_ActionFields):
     """动作 (actions)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    own_turn_ticks: int
-    off_turn_ticks: int
-    next_turn_ticks: int
-    off_turn: bool
-    usage: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -335,16 +376,25 @@ class Action(NamedTuple):
         return out
 
 
-class DamageType(NamedTuple):
+if TYPE_CHECKING:
+    class _DamageTypeFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        family: str
+else:
+    _DamageTypeFields = _rt_fields_tuple('_DamageTypeFields',
+                                         ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'family'),
+                                         __name__)
+
+
+class DamageType(_DamageTypeFields):
     """伤害类型 (damage_types)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    family: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -352,21 +402,31 @@ class DamageType(NamedTuple):
         return out
 
 
-class AttackType(NamedTuple):
+if TYPE_CHECKING:
+    class _AttackTypeFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        mode: str
+        pool: Callable[..., Any]
+        cap: Callable[..., Any]
+        range: Callable[..., Any]
+        range_increments: bool
+        notes: str
+else:
+    _AttackTypeFields = _rt_fields_tuple(
+            '_AttackTypeFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'mode', 'pool', 'cap', 'range',
+             'range_increments', 'notes'), __name__)
+
+
+class AttackType(_AttackTypeFields):
     """攻击类型 (attack_types)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    mode: str
-    pool: Callable[..., Any]
-    cap: Callable[..., Any]
-    range: Callable[..., Any]
-    range_increments: bool
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -379,25 +439,35 @@ class AttackType(NamedTuple):
         return out
 
 
-class Weapon(NamedTuple):
+if TYPE_CHECKING:
+    class _WeaponFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        attack_type: AttackType
+        damage: int
+        damage_type: DamageType
+        strength: int
+        size: int
+        magazine: int
+        range: int
+        speed: int
+        influence: int
+        notes: str
+else:
+    _WeaponFields = _rt_fields_tuple(
+            '_WeaponFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'attack_type', 'damage', 'damage_type',
+             'strength', 'size', 'magazine', 'range', 'speed', 'influence', 'notes'), __name__)
+
+
+class Weapon(_WeaponFields):
     """武器 (weapons)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    attack_type: AttackType
-    damage: int
-    damage_type: DamageType
-    strength: int
-    size: int
-    magazine: int
-    range: int
-    speed: int
-    influence: int
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -414,28 +484,40 @@ class Weapon(NamedTuple):
         return out
 
 
-class State(NamedTuple):
+if TYPE_CHECKING:
+    class _StateFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        loses_basic_defense: bool
+        loses_dodge_defense: bool
+        loses_parry_defense: bool
+        loses_mental_defense: bool
+        no_active_defense: bool
+        no_physical_actions: bool
+        no_mental_actions: bool
+        no_actions: bool
+        contests_fail: bool
+        concentration_fails: bool
+        no_focus: bool
+        needs_no_other_sense: bool
+        effect: str
+else:
+    _StateFields = _rt_fields_tuple(
+            '_StateFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'loses_basic_defense',
+             'loses_dodge_defense', 'loses_parry_defense', 'loses_mental_defense', 'no_active_defense',
+             'no_physical_actions', 'no_mental_actions', 'no_actions', 'contests_fail', 'concentration_fails',
+             'no_focus', 'needs_no_other_sense', 'effect'), __name__)
+
+
+class State(_StateFields):
     """负面状态 (states)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    loses_basic_defense: bool
-    loses_dodge_defense: bool
-    loses_parry_defense: bool
-    loses_mental_defense: bool
-    no_active_defense: bool
-    no_physical_actions: bool
-    no_mental_actions: bool
-    no_actions: bool
-    contests_fail: bool
-    concentration_fails: bool
-    no_focus: bool
-    needs_no_other_sense: bool
-    effect: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -455,22 +537,32 @@ class State(NamedTuple):
         return out
 
 
-class ConditionTrack(NamedTuple):
+if TYPE_CHECKING:
+    class _ConditionTrackFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        capacity: Callable[..., Any]
+        state: State
+        debuff: str
+        capacity_unknown: bool
+        fear_from_excess: bool
+        missed_rest: bool
+        wakes_on_damage: bool
+else:
+    _ConditionTrackFields = _rt_fields_tuple(
+            '_ConditionTrackFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'capacity', 'state', 'debuff',
+             'capacity_unknown', 'fear_from_excess', 'missed_rest', 'wakes_on_damage'), __name__)
+
+
+class ConditionTrack(_ConditionTrackFields):
     """负面点数累积槽 (condition_tracks)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    capacity: Callable[..., Any]
-    state: State
-    debuff: str
-    capacity_unknown: bool
-    fear_from_excess: bool
-    missed_rest: bool
-    wakes_on_damage: bool
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}
@@ -484,19 +576,29 @@ class ConditionTrack(NamedTuple):
         return out
 
 
-class BodyPart(NamedTuple):
+if TYPE_CHECKING:
+    class _BodyPartFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        size_offset: int
+        effect: str
+        track: ConditionTrack
+        notes: str
+else:
+    _BodyPartFields = _rt_fields_tuple(
+            '_BodyPartFields',
+            ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'size_offset', 'effect', 'track', 'notes'),
+            __name__)
+
+
+class BodyPart(_BodyPartFields):
     """部位 (body_parts)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    size_offset: int
-    effect: str
-    track: ConditionTrack
-    notes: str
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}

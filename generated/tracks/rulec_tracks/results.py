@@ -22,8 +22,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Tuple
-from ._runtime.core import TraceStep as _Step, Result as _rt_Result
+from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Tuple
+from ._runtime.core import TraceStep as _Step, fields_tuple as _rt_fields_tuple, Result as _rt_Result
 
 # Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
 # bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
@@ -208,19 +208,22 @@ ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'successes', 'damage', 'damage_type', '
                                   'limb_damage', 'item_damage', 'from_hiding')
 
 
-class _AttackFields(NamedTuple):
-    hit: bool  # 命中
-    successes: int  # 成功数
-    damage: int  # 伤害
-    damage_type: str  # 伤害类型
-    severe: int  # 重创
-    track: str  # 负面点数类型
-    points: int  # 负面点数
-    limb_damage: int  # 肢体伤害
-    item_damage: int  # 手持物伤害
-    from_hiding: bool  # 来自隐藏方
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _AttackFields(NamedTuple):
+        hit: bool  # 命中
+        successes: int  # 成功数
+        damage: int  # 伤害
+        damage_type: str  # 伤害类型
+        severe: int  # 重创
+        track: str  # 负面点数类型
+        points: int  # 负面点数
+        limb_damage: int  # 肢体伤害
+        item_damage: int  # 手持物伤害
+        from_hiding: bool  # 来自隐藏方
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _AttackFields = _rt_fields_tuple('_AttackFields', ATTACK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class AttackResult(_AttackFields, _rt_Result):
@@ -233,16 +236,19 @@ class AttackResult(_AttackFields, _rt_Result):
 FIREARM_FIELDS: Tuple[str, ...] = ('hits', 'hit', 'per_hit', 'penalty', 'damage', 'from_hiding', 'rounds_spent')
 
 
-class _FirearmFields(NamedTuple):
-    hits: int  # 命中数
-    hit: bool  # 命中
-    per_hit: int  # 每发伤害
-    penalty: int  # 命中减值
-    damage: int  # 伤害
-    from_hiding: bool  # 来自隐藏方
-    rounds_spent: int  # 消耗的子弹
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _FirearmFields(NamedTuple):
+        hits: int  # 命中数
+        hit: bool  # 命中
+        per_hit: int  # 每发伤害
+        penalty: int  # 命中减值
+        damage: int  # 伤害
+        from_hiding: bool  # 来自隐藏方
+        rounds_spent: int  # 消耗的子弹
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _FirearmFields = _rt_fields_tuple('_FirearmFields', FIREARM_FIELDS + ("rolls", "trace"), __name__)
 
 
 class FirearmResult(_FirearmFields, _rt_Result):
@@ -255,10 +261,13 @@ class FirearmResult(_FirearmFields, _rt_Result):
 RELOAD_FIELDS: Tuple[str, ...] = ('reloaded',)
 
 
-class _ReloadFields(NamedTuple):
-    reloaded: int  # 补充的子弹
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ReloadFields(NamedTuple):
+        reloaded: int  # 补充的子弹
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ReloadFields = _rt_fields_tuple('_ReloadFields', RELOAD_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ReloadResult(_ReloadFields, _rt_Result):
@@ -271,11 +280,14 @@ class ReloadResult(_ReloadFields, _rt_Result):
 FIXED_DAMAGE_FIELDS: Tuple[str, ...] = ('damage', 'absorbed')
 
 
-class _FixedDamageFields(NamedTuple):
-    damage: int  # 伤害
-    absorbed: int  # 吸收
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _FixedDamageFields(NamedTuple):
+        damage: int  # 伤害
+        absorbed: int  # 吸收
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _FixedDamageFields = _rt_fields_tuple('_FixedDamageFields', FIXED_DAMAGE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class FixedDamageResult(_FixedDamageFields, _rt_Result):
@@ -289,14 +301,17 @@ class FixedDamageResult(_FixedDamageFields, _rt_Result):
 CHARGE_FIELDS: Tuple[str, ...] = ('hit', 'damage', 'self_damage', 'pushed_meters', 'from_hiding')
 
 
-class _ChargeFields(NamedTuple):
-    hit: bool  # 命中
-    damage: int  # 伤害
-    self_damage: int  # 自身伤害
-    pushed_meters: int  # 被迫移动
-    from_hiding: bool  # 来自隐藏方
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ChargeFields(NamedTuple):
+        hit: bool  # 命中
+        damage: int  # 伤害
+        self_damage: int  # 自身伤害
+        pushed_meters: int  # 被迫移动
+        from_hiding: bool  # 来自隐藏方
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ChargeFields = _rt_fields_tuple('_ChargeFields', CHARGE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ChargeResult(_ChargeFields, _rt_Result):
@@ -309,12 +324,15 @@ class ChargeResult(_ChargeFields, _rt_Result):
 PARRY_FIELDS: Tuple[str, ...] = ('parry_bonus', 'seconds', 'damage')
 
 
-class _ParryFields(NamedTuple):
-    parry_bonus: int  # 格挡加值
-    seconds: int  # 持续秒数
-    damage: int  # 所受伤害
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ParryFields(NamedTuple):
+        parry_bonus: int  # 格挡加值
+        seconds: int  # 持续秒数
+        damage: int  # 所受伤害
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ParryFields = _rt_fields_tuple('_ParryFields', PARRY_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ParryResult(_ParryFields, _rt_Result):
@@ -327,11 +345,14 @@ class ParryResult(_ParryFields, _rt_Result):
 DODGE_FIELDS: Tuple[str, ...] = ('damage', 'prevented')
 
 
-class _DodgeFields(NamedTuple):
-    damage: int  # 所受伤害
-    prevented: int  # 减少的伤害
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _DodgeFields(NamedTuple):
+        damage: int  # 所受伤害
+        prevented: int  # 减少的伤害
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _DodgeFields = _rt_fields_tuple('_DodgeFields', DODGE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class DodgeResult(_DodgeFields, _rt_Result):
@@ -344,11 +365,14 @@ class DodgeResult(_DodgeFields, _rt_Result):
 TAKE_COVER_FIELDS: Tuple[str, ...] = ('damage', 'through_obstacle')
 
 
-class _TakeCoverFields(NamedTuple):
-    damage: int  # 所受伤害
-    through_obstacle: bool  # 连同障碍物击破
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _TakeCoverFields(NamedTuple):
+        damage: int  # 所受伤害
+        through_obstacle: bool  # 连同障碍物击破
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _TakeCoverFields = _rt_fields_tuple('_TakeCoverFields', TAKE_COVER_FIELDS + ("rolls", "trace"), __name__)
 
 
 class TakeCoverResult(_TakeCoverFields, _rt_Result):
@@ -361,12 +385,15 @@ class TakeCoverResult(_TakeCoverFields, _rt_Result):
 LEAVE_AREA_FIELDS: Tuple[str, ...] = ('damage', 'points', 'defense_penalty')
 
 
-class _LeaveAreaFields(NamedTuple):
-    damage: int  # 所受伤害
-    points: int  # 所受负面点数
-    defense_penalty: int  # 防御减值
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _LeaveAreaFields(NamedTuple):
+        damage: int  # 所受伤害
+        points: int  # 所受负面点数
+        defense_penalty: int  # 防御减值
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _LeaveAreaFields = _rt_fields_tuple('_LeaveAreaFields', LEAVE_AREA_FIELDS + ("rolls", "trace"), __name__)
 
 
 class LeaveAreaResult(_LeaveAreaFields, _rt_Result):
@@ -379,10 +406,13 @@ class LeaveAreaResult(_LeaveAreaFields, _rt_Result):
 CAN_RESPOND_FIELDS: Tuple[str, ...] = ('allowed',)
 
 
-class _CanRespondFields(NamedTuple):
-    allowed: bool  # 可以应对
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _CanRespondFields(NamedTuple):
+        allowed: bool  # 可以应对
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _CanRespondFields = _rt_fields_tuple('_CanRespondFields', CAN_RESPOND_FIELDS + ("rolls", "trace"), __name__)
 
 
 class CanRespondResult(_CanRespondFields, _rt_Result):
@@ -395,10 +425,13 @@ class CanRespondResult(_CanRespondFields, _rt_Result):
 INTERRUPT_FIELDS: Tuple[str, ...] = ('negated',)
 
 
-class _InterruptFields(NamedTuple):
-    negated: bool  # 动作无效
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _InterruptFields(NamedTuple):
+        negated: bool  # 动作无效
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _InterruptFields = _rt_fields_tuple('_InterruptFields', INTERRUPT_FIELDS + ("rolls", "trace"), __name__)
 
 
 class InterruptResult(_InterruptFields, _rt_Result):
@@ -412,11 +445,15 @@ class InterruptResult(_InterruptFields, _rt_Result):
 BREAK_PROJECTILE_FIELDS: Tuple[str, ...] = ('destroyed', 'successes')
 
 
-class _BreakProjectileFields(NamedTuple):
-    destroyed: bool  # 击破
-    successes: int  # 成功数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _BreakProjectileFields(NamedTuple):
+        destroyed: bool  # 击破
+        successes: int  # 成功数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _BreakProjectileFields = _rt_fields_tuple('_BreakProjectileFields', BREAK_PROJECTILE_FIELDS + ("rolls", "trace"),
+                                              __name__)
 
 
 class BreakProjectileResult(_BreakProjectileFields, _rt_Result):
@@ -430,10 +467,13 @@ class BreakProjectileResult(_BreakProjectileFields, _rt_Result):
 INFLUENCE_FIELDS: Tuple[str, ...] = ('influence',)
 
 
-class _InfluenceFields(NamedTuple):
-    influence: int  # 攻击影响
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _InfluenceFields(NamedTuple):
+        influence: int  # 攻击影响
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _InfluenceFields = _rt_fields_tuple('_InfluenceFields', INFLUENCE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class InfluenceResult(_InfluenceFields, _rt_Result):
@@ -446,13 +486,16 @@ class InfluenceResult(_InfluenceFields, _rt_Result):
 CONVERSION_FIELDS: Tuple[str, ...] = ('converts', 'coverage', 'damage', 'absorbed')
 
 
-class _ConversionFields(NamedTuple):
-    converts: bool  # 可以转化
-    coverage: int  # 覆盖范围
-    damage: int  # 伤害
-    absorbed: int  # 吸收
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ConversionFields(NamedTuple):
+        converts: bool  # 可以转化
+        coverage: int  # 覆盖范围
+        damage: int  # 伤害
+        absorbed: int  # 吸收
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ConversionFields = _rt_fields_tuple('_ConversionFields', CONVERSION_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ConversionResult(_ConversionFields, _rt_Result):
@@ -465,11 +508,15 @@ class ConversionResult(_ConversionFields, _rt_Result):
 INITIATIVE_ROLL_FIELDS: Tuple[str, ...] = ('successes', 'extras')
 
 
-class _InitiativeRollFields(NamedTuple):
-    successes: int  # 成功数
-    extras: int  # 额外成功数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _InitiativeRollFields(NamedTuple):
+        successes: int  # 成功数
+        extras: int  # 额外成功数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _InitiativeRollFields = _rt_fields_tuple('_InitiativeRollFields', INITIATIVE_ROLL_FIELDS + ("rolls", "trace"),
+                                             __name__)
 
 
 class InitiativeRollResult(_InitiativeRollFields, _rt_Result):
@@ -482,11 +529,14 @@ class InitiativeRollResult(_InitiativeRollFields, _rt_Result):
 DETECT_FIELDS: Tuple[str, ...] = ('noticed', 'unnoticed')
 
 
-class _DetectFields(NamedTuple):
-    noticed: bool  # 发现
-    unnoticed: bool  # 未发现
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _DetectFields(NamedTuple):
+        noticed: bool  # 发现
+        unnoticed: bool  # 未发现
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _DetectFields = _rt_fields_tuple('_DetectFields', DETECT_FIELDS + ("rolls", "trace"), __name__)
 
 
 class DetectResult(_DetectFields, _rt_Result):
@@ -499,10 +549,13 @@ class DetectResult(_DetectFields, _rt_Result):
 SURPRISE_FIELDS: Tuple[str, ...] = ('surprised',)
 
 
-class _SurpriseFields(NamedTuple):
-    surprised: bool  # 被突袭
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _SurpriseFields(NamedTuple):
+        surprised: bool  # 被突袭
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _SurpriseFields = _rt_fields_tuple('_SurpriseFields', SURPRISE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class SurpriseResult(_SurpriseFields, _rt_Result):
@@ -515,10 +568,14 @@ class SurpriseResult(_SurpriseFields, _rt_Result):
 SURPRISE_ROUND_FIELDS: Tuple[str, ...] = ('joined',)
 
 
-class _SurpriseRoundFields(NamedTuple):
-    joined: bool  # 加入突袭轮
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _SurpriseRoundFields(NamedTuple):
+        joined: bool  # 加入突袭轮
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _SurpriseRoundFields = _rt_fields_tuple('_SurpriseRoundFields', SURPRISE_ROUND_FIELDS + ("rolls", "trace"),
+                                            __name__)
 
 
 class SurpriseRoundResult(_SurpriseRoundFields, _rt_Result):
@@ -531,11 +588,14 @@ class SurpriseRoundResult(_SurpriseRoundFields, _rt_Result):
 END_SURPRISE_FIELDS: Tuple[str, ...] = ('ended', 'frees_surprised')
 
 
-class _EndSurpriseFields(NamedTuple):
-    ended: bool  # 突袭轮结束
-    frees_surprised: bool  # 被突袭者的定身结束
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _EndSurpriseFields(NamedTuple):
+        ended: bool  # 突袭轮结束
+        frees_surprised: bool  # 被突袭者的定身结束
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _EndSurpriseFields = _rt_fields_tuple('_EndSurpriseFields', END_SURPRISE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class EndSurpriseResult(_EndSurpriseFields, _rt_Result):
@@ -548,10 +608,13 @@ class EndSurpriseResult(_EndSurpriseFields, _rt_Result):
 CONCENTRATE_FIELDS: Tuple[str, ...] = ('started',)
 
 
-class _ConcentrateFields(NamedTuple):
-    started: bool  # 开始专注
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ConcentrateFields(NamedTuple):
+        started: bool  # 开始专注
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ConcentrateFields = _rt_fields_tuple('_ConcentrateFields', CONCENTRATE_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ConcentrateResult(_ConcentrateFields, _rt_Result):
@@ -564,10 +627,13 @@ class ConcentrateResult(_ConcentrateFields, _rt_Result):
 CHAOS_CHECK_FIELDS: Tuple[str, ...] = ('successes',)
 
 
-class _ChaosCheckFields(NamedTuple):
-    successes: int  # 成功数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _ChaosCheckFields(NamedTuple):
+        successes: int  # 成功数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _ChaosCheckFields = _rt_fields_tuple('_ChaosCheckFields', CHAOS_CHECK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class ChaosCheckResult(_ChaosCheckFields, _rt_Result):
@@ -581,10 +647,13 @@ class ChaosCheckResult(_ChaosCheckFields, _rt_Result):
 WILL_CHECK_FIELDS: Tuple[str, ...] = ('successes',)
 
 
-class _WillCheckFields(NamedTuple):
-    successes: int  # 成功数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _WillCheckFields(NamedTuple):
+        successes: int  # 成功数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _WillCheckFields = _rt_fields_tuple('_WillCheckFields', WILL_CHECK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class WillCheckResult(_WillCheckFields, _rt_Result):
@@ -597,14 +666,17 @@ class WillCheckResult(_WillCheckFields, _rt_Result):
 ADD_POINTS_FIELDS: Tuple[str, ...] = ('points', 'capacity', 'debuff', 'state', 'fear')
 
 
-class _AddPointsFields(NamedTuple):
-    points: int  # 点数
-    capacity: int  # 累积槽
-    debuff: int  # 减益
-    state: str  # 负面状态
-    fear: int  # 恐惧点数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _AddPointsFields(NamedTuple):
+        points: int  # 点数
+        capacity: int  # 累积槽
+        debuff: int  # 减益
+        state: str  # 负面状态
+        fear: int  # 恐惧点数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _AddPointsFields = _rt_fields_tuple('_AddPointsFields', ADD_POINTS_FIELDS + ("rolls", "trace"), __name__)
 
 
 class AddPointsResult(_AddPointsFields, _rt_Result):
@@ -618,16 +690,19 @@ MISS_LONG_REST_FIELDS: Tuple[str, ...] = ('points', 'capacity_loss', 'capacity',
                                           'gained')
 
 
-class _MissLongRestFields(NamedTuple):
-    points: int  # 点数
-    capacity_loss: int  # 累积槽降低
-    capacity: int  # 累积槽
-    debuff: int  # 减益
-    track_id: str  # 累积槽编号
-    lowered: int  # 本次降低
-    gained: int  # 本次增加点数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _MissLongRestFields(NamedTuple):
+        points: int  # 点数
+        capacity_loss: int  # 累积槽降低
+        capacity: int  # 累积槽
+        debuff: int  # 减益
+        track_id: str  # 累积槽编号
+        lowered: int  # 本次降低
+        gained: int  # 本次增加点数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _MissLongRestFields = _rt_fields_tuple('_MissLongRestFields', MISS_LONG_REST_FIELDS + ("rolls", "trace"), __name__)
 
 
 class MissLongRestResult(_MissLongRestFields, _rt_Result):
@@ -640,14 +715,18 @@ class MissLongRestResult(_MissLongRestFields, _rt_Result):
 ENHANCED_LONG_REST_FIELDS: Tuple[str, ...] = ('points', 'capacity_loss', 'capacity', 'recovered', 'track_id')
 
 
-class _EnhancedLongRestFields(NamedTuple):
-    points: int  # 点数
-    capacity_loss: int  # 累积槽降低
-    capacity: int  # 累积槽
-    recovered: int  # 恢复点数
-    track_id: str  # 累积槽编号
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _EnhancedLongRestFields(NamedTuple):
+        points: int  # 点数
+        capacity_loss: int  # 累积槽降低
+        capacity: int  # 累积槽
+        recovered: int  # 恢复点数
+        track_id: str  # 累积槽编号
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _EnhancedLongRestFields = _rt_fields_tuple('_EnhancedLongRestFields',
+                                               ENHANCED_LONG_REST_FIELDS + ("rolls", "trace"), __name__)
 
 
 class EnhancedLongRestResult(_EnhancedLongRestFields, _rt_Result):
@@ -661,11 +740,15 @@ class EnhancedLongRestResult(_EnhancedLongRestFields, _rt_Result):
 UNCONSCIOUS_HIT_FIELDS: Tuple[str, ...] = ('points', 'awake')
 
 
-class _UnconsciousHitFields(NamedTuple):
-    points: int  # 点数
-    awake: bool  # 醒来
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _UnconsciousHitFields(NamedTuple):
+        points: int  # 点数
+        awake: bool  # 醒来
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _UnconsciousHitFields = _rt_fields_tuple('_UnconsciousHitFields', UNCONSCIOUS_HIT_FIELDS + ("rolls", "trace"),
+                                             __name__)
 
 
 class UnconsciousHitResult(_UnconsciousHitFields, _rt_Result):
@@ -679,12 +762,15 @@ class UnconsciousHitResult(_UnconsciousHitFields, _rt_Result):
 RECOVER_FIELDS: Tuple[str, ...] = ('points', 'recovered', 'track_id')
 
 
-class _RecoverFields(NamedTuple):
-    points: int  # 点数
-    recovered: int  # 恢复
-    track_id: str  # 累积槽编号
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _RecoverFields(NamedTuple):
+        points: int  # 点数
+        recovered: int  # 恢复
+        track_id: str  # 累积槽编号
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _RecoverFields = _rt_fields_tuple('_RecoverFields', RECOVER_FIELDS + ("rolls", "trace"), __name__)
 
 
 class RecoverResult(_RecoverFields, _rt_Result):
@@ -697,11 +783,14 @@ class RecoverResult(_RecoverFields, _rt_Result):
 DEAL_POINTS_FIELDS: Tuple[str, ...] = ('track_id', 'dealt')
 
 
-class _DealPointsFields(NamedTuple):
-    track_id: str  # 累积槽
-    dealt: int  # 受到点数
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _DealPointsFields(NamedTuple):
+        track_id: str  # 累积槽
+        dealt: int  # 受到点数
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _DealPointsFields = _rt_fields_tuple('_DealPointsFields', DEAL_POINTS_FIELDS + ("rolls", "trace"), __name__)
 
 
 class DealPointsResult(_DealPointsFields, _rt_Result):

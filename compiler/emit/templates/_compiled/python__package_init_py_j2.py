@@ -1,4 +1,4 @@
-# rulec: precompiled Jinja2 template 282eba286d444ac870e73653db07be34206a85a457ffd550351941bcbc87518c
+# rulec: precompiled Jinja2 template 3d9e019fe60b723c997c120d62cc3b7b72d3c4dca8e4047ffdc7283c1d67c726
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'package_init.py.j2'
 
@@ -10,10 +10,10 @@ def root(context, missing=missing, environment=environment):
     if 0: yield None
     l_0_header = resolve('header')
     l_0_docstring = resolve('docstring')
+    l_0_fight = resolve('fight')
     l_0_tables = resolve('tables')
     l_0_errors = resolve('errors')
     l_0_initiative = resolve('initiative')
-    l_0_fight = resolve('fight')
     l_0_procedures = resolve('procedures')
     l_0_version = resolve('version')
     l_0_id = resolve('id')
@@ -28,7 +28,11 @@ def root(context, missing=missing, environment=environment):
         yield '\n'
     l_1_line = missing
     yield str(environment.finalize((undefined(name='docstring') if l_0_docstring is missing else l_0_docstring)))
-    yield '\n\nfrom __future__ import annotations\n\nfrom ._runtime.core import (\n    BadFace,\n    DiceExhausted,\n    LimitExceeded,\n    NotSpecifiedBySource,\n    OutOfBounds,\n    RuleError,\n    TraceStep,\n    UnknownEntry,\n    shown,\n)\nfrom ._runtime.odds import Odds\nfrom ._runtime.sources import DiceSource, DiceValue, FixedDice, SeededDice\nfrom .model import RULINGS, STAT_NAMES, Combatant\n'
+    yield '\n\nfrom __future__ import annotations\n\n'
+    if (undefined(name='fight') if l_0_fight is missing else l_0_fight):
+        pass
+        yield 'from typing import TYPE_CHECKING, Any, List\n\n'
+    yield 'from ._runtime.core import (\n    BadFace,\n    DiceExhausted,\n    LimitExceeded,\n    NotSpecifiedBySource,\n    OutOfBounds,\n    RuleError,\n    TraceStep,\n    UnknownEntry,\n    shown,\n)\nfrom ._runtime.odds import Odds\nfrom ._runtime.sources import DiceSource, DiceValue, FixedDice, SeededDice\nfrom .model import RULINGS, STAT_NAMES, Combatant\n'
     for l_1_t in (undefined(name='tables') if l_0_tables is missing else l_0_tables):
         _loop_vars = {}
         pass
@@ -55,9 +59,6 @@ def root(context, missing=missing, environment=environment):
     if (undefined(name='initiative') if l_0_initiative is missing else l_0_initiative):
         pass
         yield 'from .procedures import initiative_order\n'
-    if (undefined(name='fight') if l_0_fight is missing else l_0_fight):
-        pass
-        yield 'from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until\n'
     for l_1_p in (undefined(name='procedures') if l_0_procedures is missing else l_0_procedures):
         _loop_vars = {}
         pass
@@ -85,7 +86,11 @@ def root(context, missing=missing, environment=environment):
     yield str(environment.finalize((undefined(name='rules_version') if l_0_rules_version is missing else l_0_rules_version)))
     yield '\nPACKS = '
     yield str(environment.finalize((undefined(name='packs') if l_0_packs is missing else l_0_packs)))
-    yield '\n\n__all__ = [\n    "__version__",\n    "PACKS",\n    "RULESET_ID",\n    "RULESET_NAME",\n    "RULES_VERSION",\n    "RULINGS",\n    "BadFace",\n    "Combatant",\n    "DiceExhausted",\n    "DiceSource",\n    "DiceValue",\n    "FixedDice",\n    "LimitExceeded",\n    "NotSpecifiedBySource",\n    "Odds",\n    "OutOfBounds",\n    "PROCEDURE_INFO",\n    "RuleError",\n    "STAT_NAMES",\n    "SeededDice",\n    "TraceStep",\n    "UnknownEntry",\n    "shown",\n'
+    yield '\n'
+    if (undefined(name='fight') if l_0_fight is missing else l_0_fight):
+        pass
+        yield '\nif TYPE_CHECKING:\n    from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until\n\n# The fight (fight.py and the runtime\'s fight modules, about a third of the import) is imported\n# when one of its names is first read: a program that only resolves single actions never loads it.\n_FIGHT_NAMES = ("FIGHT_RULES", "Fight", "UntilOdds", "fight_from_dict", "start_fight", "state_threshold", "until")\n\n\ndef __getattr__(name: str) -> Any:\n    if name not in _FIGHT_NAMES:\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n    from . import fight\n\n    for key in _FIGHT_NAMES:  # read once: later reads find them here\n        globals()[key] = getattr(fight, key)\n    return globals()[name]\n\n\ndef __dir__() -> List[str]:\n    return sorted({*globals(), *_FIGHT_NAMES})\n\n'
+    yield '\n__all__ = [\n    "__version__",\n    "PACKS",\n    "RULESET_ID",\n    "RULESET_NAME",\n    "RULES_VERSION",\n    "RULINGS",\n    "BadFace",\n    "Combatant",\n    "DiceExhausted",\n    "DiceSource",\n    "DiceValue",\n    "FixedDice",\n    "LimitExceeded",\n    "NotSpecifiedBySource",\n    "Odds",\n    "OutOfBounds",\n    "PROCEDURE_INFO",\n    "RuleError",\n    "STAT_NAMES",\n    "SeededDice",\n    "TraceStep",\n    "UnknownEntry",\n    "shown",\n'
     if (undefined(name='initiative') if l_0_initiative is missing else l_0_initiative):
         pass
         yield '    "initiative_order",\n'
@@ -135,4 +140,4 @@ def root(context, missing=missing, environment=environment):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=23&2=26&4=29&22=31&23=35&26=46&27=50&30=54&33=57&36=60&37=64&38=72&41=78&42=80&43=82&44=84&45=86&71=88&74=91&83=94&84=98&85=100&86=102&87=104&88=107&91=110&92=114&94=117&95=121&96=123&97=125&98=127&99=129&100=131'
+debug_info = '1=23&2=26&4=29&8=31&26=35&27=39&30=50&31=54&34=58&37=61&38=65&39=73&42=79&43=81&44=83&45=85&46=87&47=89&96=93&99=96&108=99&109=103&110=105&111=107&112=109&113=112&116=115&117=119&119=122&120=126&121=128&122=130&123=132&124=134&125=136'

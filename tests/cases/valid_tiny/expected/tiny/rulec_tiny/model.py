@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Tuple, Union
-from ._runtime.core import RuleError, OutOfBounds, kind as _rt_kind, check_int as _rt_check_int, lookup as _rt_lookup
+from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, NamedTuple, Optional, Tuple, Union
+from ._runtime.core import (RuleError, OutOfBounds, kind as _rt_kind, check_int as _rt_check_int,
+                            fields_tuple as _rt_fields_tuple, lookup as _rt_lookup)
 from ._runtime.sources import DiceValue
 
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Weapon', 'WEAPONS', 'get_weapon', 'TooFar']
@@ -63,17 +64,26 @@ class Combatant:
 
 
 # ---- tables ----
-class Weapon(NamedTuple):
+if TYPE_CHECKING:
+    class _WeaponFields(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Tuple[str, ...]
+        not_specified: Optional[str]
+        given: bool
+        damage: int
+        range: int
+else:
+    _WeaponFields = _rt_fields_tuple(
+            '_WeaponFields', ('id', 'name', 'description', 'rules', 'not_specified', 'given', 'damage', 'range'),
+            __name__)
+
+
+class Weapon(_WeaponFields):
     """武器 (weapons)."""
 
-    id: str
-    name: str
-    description: str
-    rules: Tuple[str, ...]
-    not_specified: Optional[str]
-    given: bool
-    damage: int
-    range: int
+    __slots__ = ()
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"id": self.id, "name": self.name}

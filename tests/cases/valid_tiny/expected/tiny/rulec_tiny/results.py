@@ -9,8 +9,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Tuple
-from ._runtime.core import TraceStep as _Step, Result as _rt_Result
+from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Tuple
+from ._runtime.core import TraceStep as _Step, fields_tuple as _rt_fields_tuple, Result as _rt_Result
 
 # Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
 # bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
@@ -28,11 +28,14 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
 ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'damage')
 
 
-class _AttackFields(NamedTuple):
-    hit: bool  # 命中
-    damage: int  # 伤害
-    rolls: Tuple[Any, ...]
-    trace: Tuple[_Step, ...]
+if TYPE_CHECKING:
+    class _AttackFields(NamedTuple):
+        hit: bool  # 命中
+        damage: int  # 伤害
+        rolls: Tuple[Any, ...]
+        trace: Tuple[_Step, ...]
+else:
+    _AttackFields = _rt_fields_tuple('_AttackFields', ATTACK_FIELDS + ("rolls", "trace"), __name__)
 
 
 class AttackResult(_AttackFields, _rt_Result):
