@@ -59,6 +59,29 @@ def test_apply_takes_actions_only(dp: Any) -> None:
             f.apply(junk)
 
 
+JUNK = (None, 1, -5, 10**30, "x", "", (), ("a",), (("attacker",),), (("attacker", 1),), [], {}, object(),
+        float("nan"), float("inf"), True, b"x", (("a", "b", "c"),))
+
+
+@pytest.mark.parametrize("rid", ["dp", "tracks"])
+def test_apply_refuses_an_action_changed_after_resolve(rid: str, package: Any) -> None:
+    """An action or its result changed with `_replace` is the package's OutOfBounds, whatever
+    field holds what (the JS runtime refuses any action its fights did not resolve)."""
+    m = package(rid)
+    f = m.start_fight({"甲": m.Combatant(), "乙": m.Combatant()})
+    weapon = {"dp": {"weapon": "拳"}, "tracks": {"weapon": "fist", "part": "jaw"}}[rid]
+    action = f.resolve("attack", {"attacker": "甲", "defender": "乙"}, dice=m.SeededDice(2), **weapon)
+    changed = [action._replace(**{k: j}) for k in action._fields for j in JUNK]
+    changed += [action._replace(result=action.result._replace(**{k: j})) for k in action.result._fields for j in JUNK]
+    for forged in changed:
+        try:
+            f.apply(forged)  # some changes are still a valid action (an outcome of the right kind)
+        except m.RuleError:
+            pass
+    assert f.apply(action).log == f.act("attack", {"attacker": "甲", "defender": "乙"}, dice=m.SeededDice(2),
+                                        **weapon)[1].log
+
+
 def test_chain_helpers_and_fight_rules(dp: Any) -> None:
     chain_until = importlib.import_module(f"{dp.__name__}._runtime.fight_odds").chain_until
     fight = importlib.import_module(f"{dp.__name__}.fight").Fight
