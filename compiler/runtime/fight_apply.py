@@ -93,7 +93,8 @@ class Applying:
             # Only an action changed after resolve() gets here (`_replace` on it or on its result: a
             # role, an outcome or a plan of the wrong kind); the JS runtime refuses any action its
             # fights did not resolve (a WeakSet), which a tuple cannot be kept in.
-            raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动（这个行动在结算后被改动过）", key="action") from exc
+            raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动（这个行动在结算后被改动过）",
+                              key="action") from exc
 
     def _apply(self, action: Action, spec: ActionSpec, roles: Mapping[str, str], resolved: bool = False) -> "Fight":
         rules = self.rules
