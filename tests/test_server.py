@@ -186,16 +186,140 @@ def test_a_key_names_everything_a_build_reads(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_library_upgraded_under_a_server_makes_it_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sysconfig
     import types
 
-    monkeypatch.setattr(sysconfig, "get_paths", lambda: {"purelib": str(tmp_path), "platlib": str(tmp_path)})
     library = tmp_path / "somelib.py"
     library.write_text("X = 1\n")
     module = types.ModuleType("somelib")
     module.__file__ = str(library)
     monkeypatch.setitem(sys.modules, "somelib", module)
-    seen = server._Libraries()
-    assert not seen.changed() and str(library) in seen.seen
-    library.write_text("X = 22\n")  # pip install -U
+    time.sleep(0.01)
+    seen = server._Libraries((str(tmp_path) + os.sep,))
+    assert not seen.changed()
+    library.write_text("X = 22\n")  # pip install -U, after the server started
     assert seen.changed()
+    assert not server._Libraries((str(tmp_path / "elsewhere") + os.sep,)).changed()
+
+
+def test_the_working_folder_is_not_where_the_server_imports_from(context: Context) -> None:
+    """A pack's `yaml.py` (or a `compiler` package) in the folder being built never runs: the
+    server starts with -P and imports rulec by its own name."""
+    marker = context.cwd / "ran"
+    planted = f"import pathlib; pathlib.Path({str(marker)!r}).write_text('ran')\n"
+    (context.cwd / "yaml.py").write_text(planted)
+    (context.cwd / "compiler" / "cli").mkdir(parents=True)
+    for rel in ("compiler/__init__.py", "compiler/cli/__init__.py", "compiler/cli/server.py"):
+        (context.cwd / rel).write_text(planted)
+    done = context.rulec("build", "--rules", "mini", "--out", "out")
+    assert done.returncode == 0, done.stderr
+    assert len(context.sockets()) == 1 and (context.cwd / "out").is_dir()
+    assert not marker.exists()
+
+
+def test_a_folder_made_again_at_the_same_path_is_another_context(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    before = server_link._key()
+    (tmp_path / "work").rename(tmp_path / "old")
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    after = server_link._key()
+    assert before["cwd"] == after["cwd"] and before != after
+
+
+def test_a_key_names_the_user_groups_and_interpreter_options() -> None:
+    key = server_link._key()
+    assert key["gid"] == os.getgid() and key["groups"] == sorted(os.getgroups())
+    assert key["flags"] == [getattr(sys.flags, name) for name, _ in server_link._FLAGS]
+
+
+def test_a_slow_or_deeply_nested_request_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    key = server_link._key()
+    monkeypatch.setattr(server_link, "REQUEST_WAIT", 0.5)
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+
+    def trickle() -> None:  # a header asking for 100 bytes, then a byte every 0.1 s
+        try:
+            ours.sendall((100).to_bytes(4, "big"))
+            for _ in range(40):
+                time.sleep(0.1)
+                ours.sendall(b" ")
+        except OSError:
+            pass
+
+    thread = threading.Thread(target=trickle)
+    thread.start()
+    start = time.monotonic()
+    with pytest.raises(OSError):
+        server._handle(theirs, key, compiler_digest())
+    assert time.monotonic() - start < 2
+    theirs.close()
+    ours.close()
+    thread.join()
+    nested = b"[" * 100_000
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with ours, theirs:
+        ours.sendall(len(nested).to_bytes(4, "big") + nested)
+        assert server_link.receive(theirs) is None  # not a RecursionError
+
+
+def test_the_lock_and_socket_are_never_made_through_a_link(tmp_path: Path) -> None:
+    folder = tmp_path / "server"
+    folder.mkdir(mode=0o700)
+    target = tmp_path / "target"
+    (folder / "x.sock.lock").symlink_to(target)
+    server.serve(str(folder / "x.sock"))  # refused at once: the lock is a link
+    assert not target.exists() and not (folder / "x.sock").exists()
+    (folder / "x.sock.lock").unlink()
+    linked = tmp_path / "linked"
+    linked.symlink_to(folder)
+    server.serve(str(linked / "x.sock"))  # refused at once: the folder is a link
+    assert list(folder.iterdir()) == []
+    folder.chmod(0o750)
+    server.serve(str(folder / "x.sock"))  # refused at once: others may enter
+    assert list(folder.iterdir()) == []
+
+
+def _bundled(context: Context) -> None:
+    if not (context.cwd / "rules").exists():
+        shutil.copytree(ROOT / "rules", context.cwd / "rules")  # a build of a few seconds
+
+
+def _started(context: Context, *args: str) -> subprocess.Popen[str]:
+    client = subprocess.Popen([*RULEC, *args], cwd=context.cwd, env=context.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not context.sockets() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return client
+
+
+def test_ctrl_c_of_a_waiting_client_leaves_the_running_build_alone(context: Context) -> None:
+    _bundled(context)
+    assert context.rulec("build", "--rules", "mini", "--out", "warm").returncode == 0  # the server is up
+    first = _started(context, "build", "--out", "a")
+    time.sleep(0.3)
+    second = _started(context, "build", "--rules", "mini", "--out", "b")  # waits for the first
+    time.sleep(0.3)
+    second.send_signal(signal.SIGINT)
+    _, err = second.communicate(timeout=60)
+    assert second.returncode == 130, err
+    out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert (context.cwd / "a").is_dir()
+    assert context.rulec("build", "--rules", "mini", "--out", "after").returncode == 0  # it ran after the first
+    assert not (context.cwd / "b").exists()  # the dropped request wrote nothing
+
+
+def test_a_client_killed_mid_build_stops_its_build(context: Context) -> None:
+    _bundled(context)
+    assert context.rulec("build", "--rules", "mini", "--out", "warm").returncode == 0
+    client = _started(context, "build", "--out", "killed")
+    time.sleep(0.5)
+    client.kill()
+    client.communicate(timeout=30)
+    assert context.rulec("build", "--rules", "mini", "--out", "after").returncode == 0  # served once that ended
+    assert not (context.cwd / "killed").exists()

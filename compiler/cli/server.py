@@ -10,20 +10,25 @@ resident (`build/resident.py`: one `Session` per rule paths and targets), so a b
 redoes only what depends on the edit, and every build's output is byte for byte a one-shot
 build's (a session's guarantee, tests/test_session.py; tests/test_server.py for the server).
 
-It refuses, and exits, when rulec's own sources, or an installed library it loaded, changed since
-it started (the client then builds in the process). It exits after `RULEC_SERVER_IDLE` seconds
-(15 minutes) without a request, on `rulec server stop`, and when another server holds its lock.
-SIGINT, which a client sends on Ctrl-C, interrupts the build being run (the command reports it,
-as in the process) and never the server.
+It refuses, and exits, when rulec's own sources, or a library it loaded, changed since it started
+(the client then builds in the process). It exits after `RULEC_SERVER_IDLE` seconds (15 minutes)
+without a request, on `rulec server stop`, and when another server holds its lock. A client's
+Ctrl-C, or its death, ends its own request's connection, which interrupts that build (the command
+reports it, as in the process) or drops the request before it begins; never another's build, and
+never the server. The socket and its lock are made through a descriptor of the server's folder,
+checked to be the user's own and closed to others, and never through a link.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import select
 import signal
 import socket
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,20 +38,34 @@ from ..build.stamp import compiler_digest
 
 
 def serve(path: str) -> None:
-    sock_path = Path(path)
+    name = Path(path).name
     os.environ.pop("RULEC_SERVER", None)  # the commands run here build here
     key = server_link._key()
-    lock = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    folder = _own_folder(Path(path).parent)
+    if folder is None:
+        return
+    try:
+        lock = os.open(f"{name}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600, dir_fd=folder)
+    except OSError:
+        os.close(folder)
+        return
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:  # another server of this context is starting or running
         os.close(lock)
+        os.close(folder)
         return
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        sock_path.unlink(missing_ok=True)  # a server that was killed left it
+        _unlink(name, folder)  # a server that was killed left it
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(path)
+        here = os.open(".", os.O_RDONLY)
+        try:  # bound by its name in the folder checked above, whatever its path now leads to
+            os.fchdir(folder)
+            listener.bind(name)
+        finally:
+            os.fchdir(here)
+            os.close(here)
         listener.listen(16)
         listener.settimeout(server_link.idle())
         digest = compiler_digest()
@@ -57,19 +76,41 @@ def serve(path: str) -> None:
                     conn, _ = listener.accept()
                 except socket.timeout:
                     break
-                except KeyboardInterrupt:  # a Ctrl-C that came after its build ended
+                except KeyboardInterrupt:  # a SIGINT that came after its build ended
                     continue
                 with conn:
                     try:
                         if not _handle(conn, key, digest):
                             break
-                    except (OSError, KeyboardInterrupt):
-                        continue  # the client went away
+                    except (Exception, KeyboardInterrupt):  # noqa: BLE001  (one request's trouble: the next is served)
+                        continue
         finally:
-            sock_path.unlink(missing_ok=True)
+            _unlink(name, folder)
             listener.close()
     finally:
         os.close(lock)
+        os.close(folder)
+
+
+def _own_folder(folder: Path) -> int | None:
+    """A descriptor of `folder` when it is a real folder (not a link) of this user that nobody else
+    may enter, checked on the descriptor itself (what a path names may change after a check)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if st.st_uid != os.getuid() or st.st_mode & 0o077:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _unlink(name: str, folder: int) -> None:
+    try:
+        os.unlink(name, dir_fd=folder)
+    except FileNotFoundError:
+        pass
 
 
 def _handle(conn: socket.socket, key: dict[str, Any], digest: str) -> bool:
@@ -77,10 +118,11 @@ def _handle(conn: socket.socket, key: dict[str, Any], digest: str) -> bool:
     ids = server_link.peer_ids(conn)
     if ids is not None and ids[1] != os.getuid():
         return True
-    conn.settimeout(10.0)  # a caller that sends nothing holds up the next for this long at most
+    deadline = time.monotonic() + server_link.REQUEST_WAIT  # a slow caller holds up the next this long at most
+    conn.settimeout(server_link.REQUEST_WAIT)
     data, fds, _flags, _addr = socket.recv_fds(conn, 65536, 3)
     try:
-        message = server_link.receive(conn, data)
+        message = server_link.receive(conn, data, deadline)
         if message is None or message.get("key") != key:
             server_link.send(conn, {"refused": "context"})
             return True
@@ -96,8 +138,13 @@ def _handle(conn: socket.socket, key: dict[str, Any], digest: str) -> bool:
                 and len(fds) == 3):
             server_link.send(conn, {"refused": "request"})
             return True
-        owned, fds = fds, []
-        code = _run(argv, owned)
+        conn.settimeout(None)
+        if _ended(conn):  # Ctrl-C (or gone) while it waited for the build before it: dropped
+            _say_interrupted(fds[2])
+            code = 130
+        else:
+            owned, fds = fds, []
+            code = _run(argv, owned, conn)
     finally:
         for fd in fds:
             os.close(fd)
@@ -105,42 +152,91 @@ def _handle(conn: socket.socket, key: dict[str, Any], digest: str) -> bool:
     return True
 
 
-class _Libraries:
-    """The files of the modules this process loaded from the installed libraries (click, Jinja2,
-    PyYAML, jsonschema-rs...), each with its size and time as first seen: a library upgraded under
-    a running server makes it stale, as a change of rulec's own sources does."""
+def _ended(conn: socket.socket, wait: float = 0.0) -> bool:
+    """Whether the client ended its request (it sends nothing after it: anything readable, the end
+    of its stream included, is its Ctrl-C, or its death)."""
+    ready, _, _ = select.select([conn], [], [], wait)
+    return bool(ready)
 
-    def __init__(self) -> None:
-        self.seen: dict[str, tuple[int, int]] = {}
+
+def _say_interrupted(fd: int) -> None:
+    from ..messages import say
+
+    try:
+        os.write(fd, (say("output.interrupted-nothing-was-written") + "\n").encode())
+    except OSError:
+        pass
+
+
+class _Watch:
+    """While a request's build runs: when its client ends the request (`_ended`), the build is
+    interrupted as Ctrl-C interrupts one in the process (SIGINT to this main thread)."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="rulec-server-watch", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.is_set():
+            if _ended(self.conn, 0.1) and not self.done.is_set():
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+                return
+
+    def stop(self) -> None:
+        """Stop watching (SIGINT blocked by the caller: one the watch sent just now is dropped)."""
+        self.done.set()
+        self.thread.join()
+        if signal.SIGINT in signal.sigpending():
+            signal.sigwait({signal.SIGINT})
+
+
+class _Libraries:
+    """Whether a module this process loaded from the interpreter's libraries (the standard library,
+    the installed ones — click, Jinja2, PyYAML, jsonschema-rs... — the user's, PYTHONPATH's) has a
+    file written since the server started: an upgrade under a running server makes it stale, as a
+    change of rulec's own sources does. (A module loaded after the change is new, but the server
+    cannot tell which it has: stale too, and the next build starts a new one.)"""
+
+    def __init__(self, places: tuple[str, ...] | None = None) -> None:
+        self.start = time.time_ns()
+        self.places = places
+
+    def _places(self) -> tuple[str, ...]:
+        if self.places is None:
+            import site
+
+            found = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, site.getusersitepackages()}
+            found.update(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p))
+            self.places = tuple(os.path.join(os.path.abspath(p), "") for p in found if p)
+        return self.places
 
     def changed(self) -> bool:
-        import sysconfig
-
-        places = tuple({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})  # the installed libraries
-        for module in list(sys.modules.values()):
+        places = self._places()
+        for name, module in list(sys.modules.items()):
             where = getattr(module, "__file__", None)
-            if isinstance(where, str) and where not in self.seen and where.startswith(places):
-                self.seen[where] = self._state(where)
-        return any(self._state(where) != state for where, state in self.seen.items())
-
-    @staticmethod
-    def _state(where: str) -> tuple[int, int]:
-        try:
-            st = os.stat(where)
-        except OSError:
-            return (-1, -1)
-        return (st.st_size, st.st_mtime_ns)
+            if isinstance(where, str) and where.startswith(places) and not name.startswith("_rulec_pkg_"):
+                try:
+                    st = os.stat(where)
+                except OSError:
+                    return True
+                if max(st.st_mtime_ns, st.st_ctime_ns) > self.start:
+                    return True
+        return False
 
 
 _LIBRARIES = _Libraries()
 
 
-def _run(argv: list[str], fds: list[int]) -> int:
-    """`rulec ARGV` with the client's standard streams as this process's (they are closed after)."""
+def _run(argv: list[str], fds: list[int], conn: socket.socket | None = None) -> int:
+    """`rulec ARGV` with the client's standard streams as this process's (they are closed after),
+    interrupted when the client ends its request (`conn`, watched while it runs)."""
     from .entry import main
 
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # a Ctrl-C waits while streams are swapped
     saved = [os.dup(i) for i in (0, 1, 2)]
+    watch = None
     try:
         try:
             for i, fd in enumerate(fds):
@@ -148,6 +244,7 @@ def _run(argv: list[str], fds: list[int]) -> int:
         finally:
             for fd in fds:
                 os.close(fd)
+            watch = _Watch(conn) if conn is not None else None
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
         sys.argv = ["rulec", *argv]
         streams = sys.stdout, sys.stderr
@@ -173,6 +270,8 @@ def _run(argv: list[str], fds: list[int]) -> int:
             sys.stdout, sys.stderr = streams  # what one request could not write is not the next one's
     finally:
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        if watch is not None:
+            watch.stop()
         for i, fd in enumerate(saved):
             os.dup2(fd, i)
             os.close(fd)

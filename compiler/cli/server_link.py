@@ -34,9 +34,16 @@ from typing import Any
 IDLE = 900.0  # seconds a server waits for a request before it exits
 START_WAIT = 10.0  # seconds a client waits for a server it started to listen
 MAX_REQUEST = 1 << 20  # bytes: a request is a command line and a key
-ENV_READ = ("RULEC_CACHE_DIR", "RULEC_SCHEMA_DIR", "RULEC_LANG", "RULEC_DEBUG", "LC_ALL", "LC_MESSAGES", "LANG",
-            "LANGUAGE", "NO_COLOR", "HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "TERM", "COLUMNS")
-_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding this copy of `compiler`
+REQUEST_WAIT = 10.0  # seconds a server waits for the whole of a request
+ENV_READ = ("RULEC_CACHE_DIR", "RULEC_SCHEMA_DIR", "RULEC_LANG", "RULEC_DEBUG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+            "LANG", "LANGUAGE", "NO_COLOR", "HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "TERM", "COLUMNS")
+_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding this copy of rulec's package
+_PACKAGE = __name__.split(".")[0]  # its name: `rulec` installed, `compiler` run from a clone (`python -m compiler`)
+# The interpreter options a build may depend on, and the command-line flag that sets each: a
+# server is started with the client's (and with -P, so that the working folder, which holds
+# files a pack brought, is never where it imports from).
+_FLAGS = (("ignore_environment", "-E"), ("no_user_site", "-s"), ("optimize", "-O"), ("dont_write_bytecode", "-B"),
+          ("utf8_mode", "-Xutf8"), ("dev_mode", "-Xdev"), ("hash_randomization", ""), ("int_max_str_digits", ""))
 
 
 def idle() -> float:
@@ -61,13 +68,17 @@ def served(argv: list[str]) -> bool:
 
 
 def _key() -> dict[str, object]:
-    """What a server must share with its client: the interpreter, this copy of rulec, the working
-    folder, the file mode mask and every environment variable a build reads (Python's own included)."""
+    """What a server must share with its client: the interpreter and the options it runs with,
+    this copy of rulec, the working folder (by its path and by the folder itself: one made again
+    at the same path is another), the file mode mask, the user and groups, and every environment
+    variable a build reads (Python's own included)."""
     mask = os.umask(0o022)
     os.umask(mask)
     env = {k: v for k, v in os.environ.items() if k in ENV_READ or k.startswith("PYTHON")}
-    return {"python": sys.executable, "rulec": str(_ROOT), "cwd": os.getcwd(), "umask": mask,
-            "env": dict(sorted(env.items())), "uid": os.getuid()}
+    here = os.stat(".")
+    return {"python": sys.executable, "flags": [getattr(sys.flags, f) for f, _ in _FLAGS], "rulec": str(_ROOT),
+            "cwd": os.getcwd(), "folder": [here.st_dev, here.st_ino], "umask": mask,
+            "env": dict(sorted(env.items())), "uid": os.getuid(), "gid": os.getgid(), "groups": sorted(os.getgroups())}
 
 
 def _folder() -> Path | None:
@@ -142,9 +153,15 @@ def _start(path: Path) -> Any:
         return None
     if not private(folder):
         return None
-    code = f"import sys; sys.path.insert(0, {str(_ROOT)!r}); from compiler.cli.server import serve; serve({str(path)!r})"
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+    # -P: the working folder is not put first on the module path (a pack's `yaml.py` would run);
+    # this copy of rulec is found where the client found it, after the standard library and the
+    # installed libraries
+    flags = [flag for name, flag in _FLAGS if flag for _ in range(int(getattr(sys.flags, name)))]  # -O twice: -OO
+    code = (f"import sys; sys.path.append({str(_ROOT)!r}); from {_PACKAGE}.cli.server import serve; "
+            f"serve({str(path)!r})")
+    return subprocess.Popen([sys.executable, "-P", *flags, "-c", code], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            close_fds=True)
 
 
 def _descriptors() -> list[int]:
@@ -169,25 +186,29 @@ def send(sock: socket.socket, message: dict[str, object], fds: list[int] | None 
         sock.sendall(framed)
 
 
-def receive(sock: socket.socket, first: bytes = b"") -> dict[str, object] | None:
-    """One framed JSON message (None when the other end closed or sent something else)."""
+def receive(sock: socket.socket, first: bytes = b"", deadline: float | None = None) -> dict[str, object] | None:
+    """One framed JSON message (None when the other end closed or sent something else); with a
+    `deadline` (time.monotonic()), `socket.timeout` once it passes however the bytes trickle in."""
     data = first
-    while len(data) < 4:
-        chunk = sock.recv(4096)
+    while len(data) < 4 + (int.from_bytes(data[:4], "big") if len(data) >= 4 else 0):
+        if len(data) >= 4 and int.from_bytes(data[:4], "big") > MAX_REQUEST:
+            return None
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("request too slow")
+            sock.settimeout(left)
+        want = 4 - len(data) if len(data) < 4 else 4 + int.from_bytes(data[:4], "big") - len(data)
+        chunk = sock.recv(min(65536, max(want, 1)))
         if not chunk:
             return None
         data += chunk
     size = int.from_bytes(data[:4], "big")
     if size > MAX_REQUEST:
         return None
-    while len(data) < 4 + size:
-        chunk = sock.recv(min(65536, 4 + size - len(data)))
-        if not chunk:
-            return None
-        data += chunk
     try:
         value = json.loads(data[4:4 + size])
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
     return value if isinstance(value, dict) else None
 
@@ -205,11 +226,19 @@ def forward(argv: list[str]) -> int | None:
         if started is None:
             return None
         deadline = time.monotonic() + START_WAIT
-        while sock is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-            sock = _connect(path)
-            if sock is None and started.poll() not in (None, 0):
-                return None  # it failed (exit 0: another server of this context took the lock; wait for that one)
+        try:
+            while sock is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+                sock = _connect(path)
+                if sock is None and started.poll() not in (None, 0):
+                    return None  # it failed (exit 0: another server of this context took the lock; wait for that one)
+        except KeyboardInterrupt:  # Ctrl-C before anything was asked of it: as an interrupted build
+            if sock is not None:
+                sock.close()
+            from ..messages import say
+
+            print(say("output.interrupted-nothing-was-written"), file=sys.stderr)
+            return 130
         if sock is None:
             return None
     with sock:
@@ -226,18 +255,17 @@ def forward(argv: list[str]) -> int | None:
 
 
 def _interrupt(sock: socket.socket) -> int:
-    """Ctrl-C: interrupt the server's build as the key would a build in this process (it reports
-    that nothing was written), wait for it to say so, and exit as an interrupted build."""
-    import signal
-
-    ids = peer_ids(sock)
-    if ids is not None:
-        try:
-            os.kill(ids[0], signal.SIGINT)
-            sock.settimeout(5.0)
-            receive(sock)
-        except (OSError, KeyboardInterrupt):
-            pass
+    """Ctrl-C: tell the server through this request's own connection (the end of what this client
+    sends), which interrupts this request's build as the key would a build in this process — or
+    drops the request, not yet begun — and the server reports that nothing was written; wait for
+    it to say so, and exit as an interrupted build. (A client that dies closes its connection,
+    which the server takes the same way.)"""
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        sock.settimeout(5.0)
+        receive(sock)
+    except (OSError, KeyboardInterrupt):
+        pass
     return 130
 
 
