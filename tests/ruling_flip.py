@@ -15,8 +15,8 @@ def flipped(tmp_path, ruleset: str, key: str, value: object):  # type: ignore[no
     pack.mkdir(parents=True, exist_ok=True)
     (pack / "pack.yaml").write_text(f"kind: pack\nid: flip\nname: 改判\nextends: {ruleset}\n", encoding="utf-8")
     text = str(value).lower() if isinstance(value, bool) else str(value)
-    (pack / "rulings.yaml").write_text(f"kind: rulings\nrulings:\n  - {{key: {key}, name: 改判, value: {text}, "
-                                       "text: 改判。, override: true}\n", encoding="utf-8")
+    (pack / "rulings.yaml").write_text(f"kind: rulings\nrulings:\n  - {{key: {key}, value: {text}, override: true}}\n",
+                                       encoding="utf-8")  # a pack changes a ruling's value only
     return tuple(compile_rules(paths, stop_after="lower").rulesets[0] for paths in ([root], [root, pack]))
 
 

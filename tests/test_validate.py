@@ -163,8 +163,7 @@ def test_the_coup_de_grace_ruling_is_read(tmp_path: Path):
     pack.mkdir()
     (pack / "pack.yaml").write_text("kind: pack\nid: mercy\nname: 慈悲\nextends: dp\n", encoding="utf-8")
     (pack / "rulings.yaml").write_text("kind: rulings\nrulings:\n  - {key: coup_de_grace_keeps_defender_extras, "
-                                       "name: 致命攻击仍扣除防御附加成功, value: false, text: 不扣除。, override: true}\n",
-                                       encoding="utf-8")
+                                       "value: false, override: true}\n", encoding="utf-8")
     results = {}
     for label, paths in (("stock", [ROOT / "rules" / "dp"]), ("pack", [ROOT / "rules" / "dp", pack])):
         (rs,) = compile_rules(paths, stop_after="lower").rulesets

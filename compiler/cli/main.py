@@ -17,7 +17,7 @@ import click
 from .terminal import raw
 from .shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from ..build.freshness import remember, snapshot
-from ..build.stamp import STAMP, input_digest, is_fresh
+from ..build.stamp import STAMP, input_digest, is_fresh, stamp_packs
 from ..load.paths import display_path
 from ..build.write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
 from ..messages import say
@@ -154,6 +154,7 @@ def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, w
     config = project_config(fmt)  # defaults for --rules and --out (rulec.toml, [tool.rulec])
     if config is None:
         return EXIT_INVALID
+    chosen_by_config = out is None and config.out is not None
     paths, out = list(rules) or list(config.rules) or [Path("rules")], out or config.out
     if out is None:
         packs = _packs_given(paths)
@@ -161,6 +162,14 @@ def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, w
             click.echo(say("cli.rulec-build-with-homebrew", packs=', '.join(packs)), err=True)
             return EXIT_INVALID
         out = BUNDLED_OUT
+    elif chosen_by_config and not check:
+        # A config file may have come with a pack from someone else: the folder it names is not
+        # taken from another build (the bundled rules', another pack's) without --out saying so.
+        held = stamp_packs(out)
+        if held is not None and sorted(held) != sorted(_packs_given(paths)):
+            click.echo(say("cli.config-out-holds-another-build", out=out, file=config.file,
+                           packs=", ".join(held) or say("cli.no-packs")), err=True)
+            return EXIT_INVALID
     targets = tuple(t for t in ("python", "js") if t in {x.strip() for x in target.split(",")})
     unknown = sorted({x.strip() for x in target.split(",")} - {"python", "js"})
     if unknown or not targets:

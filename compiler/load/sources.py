@@ -181,17 +181,40 @@ def discover(paths: list[Path]) -> tuple[list[SourceFolder], list[Diagnostic]]:
             diags.append(Diagnostic(Span(display_path(raw)), "no-ruleset",
                                     say("no-ruleset.no-ruleset-yaml-pack")))
     _unique_names(list(found.values()))
+    for source in found.values():
+        diags += _bad_names(source)
     return list(found.values()), diags
 
 
 def _unique_names(folders: list[SourceFolder]) -> None:
     """Two folders given by paths of the same name (`a/pack`, `b/pack`) are told apart by a
-    number, in the order they were given."""
-    seen: set[str] = set()
-    for folder in folders:
+    number, in the order they were given, rulesets before packs: so are a name and another that
+    starts with it as a folder (a pack whose id is `rules` beside the rulesets `rules/dp`, ...),
+    whose files could otherwise be named alike (`rules/dp/tables/weapons.yaml`)."""
+    seen: list[str] = []
+    for folder in sorted(folders, key=lambda f: f.is_pack):  # a stable sort: each kind in the order given
         name, n = folder.name, 1
-        while name in seen:
+        while any(name == s or name.startswith(s + "/") or s.startswith(name + "/") for s in seen):
             n += 1
             name = f"{folder.name}~{n}"
         folder.name = name
-        seen.add(name)
+        seen.append(name)
+
+
+def _bad_names(folder: SourceFolder) -> list[Diagnostic]:
+    """A diagnostic for each name outputs would show (the folder's, each rule file's place in it)
+    that holds a character rule text may not (characters.py) or a tab or line break: it would
+    hide or reorder what the pages and the generated files' headers show."""
+    from .characters import FORBIDDEN, forbidden_character
+
+    out = []
+    for path in (folder.root, *folder.files):
+        shown = folder.name if path == folder.root else folder.source_name(path)
+        if FORBIDDEN.isdisjoint(shown) and not {"\t", "\n", "\r"} & set(shown):
+            continue
+        found = forbidden_character(shown) or next(((i, repr(c)) for i, c in enumerate(shown) if c in "\t\n\r"), None)
+        if found is not None:
+            out.append(Diagnostic(Span(display_path(path)), "bad-character",
+                                  say("bad-character.not-allowed-names", what=found[1]),
+                                  say("bad-character.rename-it")))
+    return out

@@ -19,6 +19,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.rulec": ("rulec：{note}", "rulec: {note}"),
     "cli.rulec-2": ("rulec：{exc}", "rulec: {exc}"),
     "cli.rulec-3": ("rulec：{exc}", "rulec: {exc}"),
+    "cli.config-out-holds-another-build": (
+        "rulec：配置文件 {file} 指定的输出文件夹 {out} 存放着另一次构建（扩展包：{packs}）；若确要替换它，请在命令行上写明 --out；未写入任何文件",
+        "rulec: the output folder {out} that {file} names holds another build (packs: {packs}); to replace it, say "
+        "--out on the command line; nothing was written",
+    ),
+    "cli.no-packs": ("无，内置规则", "none, the bundled rules"),
     "cli.rulec-build-with-homebrew": (
         "rulec：带自制扩展包（{packs}）的构建需要单独的输出文件夹：请加上 --out DIR（generated/ 存放内置规则的构建）；未写入任何文件",
         "rulec: a build with homebrew packs ({packs}) needs an output folder of its own: add --out DIR (generated/ "

@@ -21,6 +21,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "规则文件中不允许出现{what}（它会隐藏文字或打乱文字顺序）",
         "{what} is not allowed in rule files (it hides or reorders text)",
     ),
+    "bad-character.not-allowed-names": (
+        "文件或文件夹的名称中不允许出现{what}（它会在页面和生成文件的开头隐藏文字或打乱文字顺序）",
+        "{what} is not allowed in a file or folder name (it would hide or reorder text on the pages and in the "
+        "generated files' headers)",
+    ),
+    "bad-character.rename-it": ("请给它改名", "rename it"),
     "bad-key.mapping-keys-must-plain": ("映射的键必须是普通文字", "mapping keys must be plain text"),
     "bad-number.not-usable-number": ("{value} 不是可用的数值", "{value} is not a usable number"),
     "bad-number.whole-number-digits-numbers": (

@@ -255,6 +255,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "effects need the ruleset's fight: section (the state they change)",
     ),
     "nothing-to-override.no-entry-override": ("'{tid}' 中没有可替换的条目 '{id}'", "no entry '{id}' in '{tid}' to override"),
+    "pack-changes-ruling-text.only-value": (
+        "扩展包只能改动裁定 '{key_}' 的数值；它的{keys}保持规则集的写法",
+        "a pack changes only the value of ruling '{key_}'; its {keys} stay the ruleset's",
+    ),
+    "pack-changes-ruling-text.delete-them": (
+        "删去这些键，只留 key 与 value（需要另一条裁定时，请用新的 key 并写出 name 与 text）",
+        "delete those keys and keep key and value (for another ruling, use a new key with its name and text)",
+    ),
     "nothing-to-override.no-ruling-override": ("没有可替换的裁定 '{key_}'", "no ruling '{key_}' to override"),
     "override-needed.add-override-true-replace": (
         "加上 override: true 以替换它，或换一个编号",

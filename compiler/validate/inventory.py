@@ -5,7 +5,6 @@ pass 2, validate."""
 
 from __future__ import annotations
 
-import keyword
 from typing import Any
 
 from ..diagnostics import did_you_mean
@@ -18,11 +17,9 @@ from ..ir import (
 )
 from ..load import Document
 from .context import Reporter
+from .reserved import reserved
 from .names import identity
 from ..messages import say
-
-
-RESERVED_STATS = {"to_dict", "replace", "given"}
 
 
 def check_rule_ids(ids: tuple[str, ...], known: set[str], span: Any, rep: Reporter) -> None:
@@ -41,7 +38,7 @@ def check_stats(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[tuple[
             groups.append(StatGroup(g["id"], g["name"]))
         for i, s in enumerate(doc.data["stats"]):
             span = doc.span(("stats", i))
-            if keyword.iskeyword(s["id"]) or s["id"] in RESERVED_STATS:
+            if s["id"] in reserved("stat"):
                 rep.error(doc.span(("stats", i, "id")), "reserved-name", say("reserved-name.reserved-word", id=s['id']))
             for key in {identity(s["id"]), identity(s["name"])}:
                 if key in keys:
@@ -83,6 +80,12 @@ def check_rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruli
                 if origin == "ruleset" and (lo is None or hi is None):
                     rep.error(span, "missing-range", say("missing-range.ruling-holds-number-declare", key_=r['key']), say("missing-range.add-min-max"))
             bare = "name" not in r and "text" not in r  # {key, value}: in a pack, an override of that ruling
+            kept = [k for k in _RULESET_OWNS if k in r]
+            if origin != "ruleset" and r["key"] in out and (r.get("override") or bare) and kept:
+                rep.error(doc.span(("rulings", i, kept[0]), key=True), "pack-changes-ruling-text",  # its value only
+                          say("pack-changes-ruling-text.only-value", key_=r["key"], keys="/".join(kept)),
+                          say("pack-changes-ruling-text.delete-them"))
+                continue
             if ("name" in r) != ("text" in r):
                 missing = "text" if "name" in r else "name"
                 rep.error(span, "missing-key", say("missing-key.missing-required-key", key_=missing),
@@ -106,7 +109,7 @@ def check_rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruli
                             (old.min is not None and value < old.min) or (old.max is not None and value > old.max)):
                         rep.error(doc.span(("rulings", i, "value")), "out-of-range",
                                   say("out-of-range.outside-range-ruleset-allows", value=value, min=old.min, max=old.max, key_=r['key'], span=old.span))
-                    out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r.get("text", old.text), old.rules,
+                    out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, old.text, old.rules,
                                            span, old.min, old.max, old.not_modelled)
                     continue
                 rep.error(span, "duplicate-id", say("duplicate-id.ruling-defined-twice-first", key_=r['key'], span=out[r['key']].span),
@@ -116,6 +119,11 @@ def check_rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruli
                 rep.error(span, "nothing-to-override", say("nothing-to-override.no-ruling-override", key_=r['key']))
             out[r["key"]] = ruling
     return tuple(out.values())
+
+
+# What a ruling's own ruleset says of it, which a pack that changes its value leaves as it is
+# (docs/packs.md): its name, its text, the rule ids, its range, what it does not model.
+_RULESET_OWNS = ("name", "text", "ruling", "rules", "min", "max", "not_modelled")
 
 
 def check_rule_index(docs: list[Document], rep: Reporter) -> tuple[tuple[Section, ...], tuple[RuleRef, ...]]:

@@ -18,6 +18,7 @@ from ..ir import (
 from ..load import Document
 from ..runtime.sources import parse_dice
 from .context import Reporter
+from .reserved import reserved
 from .scopes import TableDecls
 from ..messages import say
 
@@ -130,6 +131,9 @@ def check_table_decls(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str,
             if f["id"] in seen_fields or f["id"] in ("id", "name", "description", "rules", "override",
                                                       "not_specified", "given"):
                 rep.error(m.span(path), "duplicate-id", say("duplicate-id.field-declared-twice-reserved", id=f['id']))
+                continue
+            if f["id"] in reserved("field"):
+                rep.error(m.span(path + ("id",)), "reserved-name", say("reserved-name.reserved-choose-another-id", pid=f["id"]))
                 continue
             seen_fields.add(f["id"])
             fields.append(_field_decl(t["id"], f, m, path, table_ids, rep))

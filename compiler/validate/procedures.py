@@ -6,7 +6,6 @@ it stands at their step. The result is a `CheckedProcedure` per procedure, for l
 from __future__ import annotations
 
 import builtins
-import keyword
 from typing import Any
 
 from ..diagnostics import Span, did_you_mean
@@ -18,10 +17,11 @@ from ..record import MutableRecord, field
 from ..steps import CheckedStep, kind_of
 from .literals import check_literals
 from .context import Reporter, StepContext, compile_formula
+from .reserved import reserved
 from .scopes import TableDecls, add_entity, add_stats
 from ..messages import say
 
-RESERVED_PARAMS = {"dice", "trace"} | set(dir(builtins))
+RESERVED_PARAMS = reserved("param") | set(dir(builtins))
 
 
 class CheckedProcedure(MutableRecord):
@@ -85,7 +85,7 @@ def _params(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tu
     for j, p in enumerate(raw["params"]):
         ppath = path + ("params", j)
         pid, ptype = p["id"], p["type"]
-        if keyword.iskeyword(pid) or pid in RESERVED_PARAMS:
+        if pid in RESERVED_PARAMS:
             rep.error(doc.span(ppath + ("id",)), "reserved-name", say("reserved-name.reserved-choose-another-id", pid=pid))
         if pid in names or p["name"] in names:
             rep.error(doc.span(ppath), "duplicate-id", say("duplicate-id.parameter-declared-twice", pid=pid))
@@ -146,6 +146,8 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
         opath = path + ("result", k)
         if o["id"] in out_ids:
             rep.error(doc.span(opath + ("id",)), "duplicate-id", say("duplicate-id.outcome-listed-twice", id=o['id']))
+        if o["id"] in reserved("outcome"):
+            rep.error(doc.span(opath + ("id",)), "reserved-name", say("reserved-name.reserved-choose-another-id", pid=o["id"]))
         f = compile_formula(o["value"], scope, (ir.INT, ir.BOOL, ir.STR), doc, opath + ("value",), rep)
         if f is not None:
             check_literals(o, {"value": f}, doc, opath, rep)

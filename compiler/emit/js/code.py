@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ...validate.reserved import JS_RESERVED
 from .wrap import wrap
 
 
@@ -35,15 +36,7 @@ class UnquotedValue(TypeError):
     """A plain string reached generated JavaScript without a quoting function (a rulec bug)."""
 
 
-# Reserved words of ES2015 and later (strict mode and modules included), and the globals a name
-# of the rules must not shadow.
-RESERVED = frozenset("""
-    break case catch class const continue debugger default delete do else export extends finally for function
-    if import in instanceof new return super switch this throw try typeof var void while with yield let static
-    enum await implements package protected interface private public null true false undefined NaN Infinity
-    eval arguments Object Array Math Number String Boolean Map Set JSON Error Symbol Date RegExp Promise
-    globalThis window module exports require
-""".split())
+RESERVED = JS_RESERVED  # the words no identifier may be (validate/reserved.py, which the rules' ids are checked against)
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 MAX_SAFE = 2**53 - 1
 

@@ -30,7 +30,10 @@ class UnquotedValue(TypeError):
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+# What a comment never holds: control characters, line and paragraph separators, bidirectional
+# controls, zero-width and other invisible format characters (as the JS writer's comment_text).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+                      r"\ufeff\ufff9-\ufffb\ud800-\udfff]")
 
 
 def require_code(value: object) -> Code:
