@@ -105,6 +105,7 @@ def test_ctrl_c_that_reaches_the_server_between_builds_leaves_it_serving(context
     assert context.sockets() == [path]
 
 
+@pytest.mark.slow  # a build of the bundled rules, seconds long, to interrupt
 def test_ctrl_c_stops_the_served_build_and_nothing_is_written(context: Context) -> None:
     shutil.copytree(ROOT / "rules", context.cwd / "rules")  # a build of a few seconds
     client = subprocess.Popen([*RULEC, "build", "--out", "out"], cwd=context.cwd, env=context.env,
@@ -297,6 +298,7 @@ def _started(context: Context, *args: str) -> subprocess.Popen[str]:
     return client
 
 
+@pytest.mark.slow  # a build of the bundled rules, seconds long, to interrupt
 def test_ctrl_c_of_a_waiting_client_leaves_the_running_build_alone(context: Context) -> None:
     _bundled(context)
     assert context.rulec("build", "--rules", "mini", "--out", "warm").returncode == 0  # the server is up
@@ -314,6 +316,7 @@ def test_ctrl_c_of_a_waiting_client_leaves_the_running_build_alone(context: Cont
     assert not (context.cwd / "b").exists()  # the dropped request wrote nothing
 
 
+@pytest.mark.slow  # a build of the bundled rules, seconds long, to interrupt
 def test_a_client_killed_mid_build_stops_its_build(context: Context) -> None:
     _bundled(context)
     assert context.rulec("build", "--rules", "mini", "--out", "warm").returncode == 0
