@@ -117,3 +117,24 @@ def test_an_id_named_after_a_word_of_the_generated_code_is_a_diagnostic(tmp_path
     reserved = [d for d in diags if d.code == "reserved-name"]
     assert reserved and reserved[0].span.file.endswith(where) and reserved[0].span.line > 1, diags
     assert not [d for d in diags if d.code == "internal"]
+
+
+THROWN = ('kind: table\ntable: attack_types\nentries:\n  - {{id: thrown, name: 投掷, default_base_range: 10, '
+          'pool: "(力量 if 武器.重投掷 else max(力量, 敏捷)) + 运动 + 专业 + 武器.武器伤害", action: standard, ranged: true, '
+          'speed: 1, range_multiplier: "{formula}", default_damage_type: lethal, override: true}}\n')
+
+
+@pytest.mark.parametrize("formula, refused", [("99999999*99999999*99999999", True), ("力量 * 99999999 * 99999999", True),
+                                              ("力量 * 1000", False)])
+def test_an_entry_formula_past_what_javascript_holds_exactly_is_a_diagnostic(tmp_path: Path, formula: str,
+                                                                           refused: bool) -> None:
+    """Python computes an entry formula exactly, JavaScript as a float: a value that can pass 2^53 - 1
+    would make the two packages differ, so it is refused at the formula (validate/bounds.py)."""
+    pack = tmp_path / "brew"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PACK.format(id="brew", extends="dp"), encoding="utf-8")
+    (pack / "attack_types.yaml").write_text(THROWN.format(formula=formula), encoding="utf-8")
+    diags = compile_rules([ROOT / "rules" / "dp", pack], stop_after="optimise").diagnostics
+    found = [d for d in diags if d.code == "inexact-number"]
+    assert bool(found) == refused, diags
+    assert not found or (found[0].span.file.endswith("attack_types.yaml") and found[0].span.line == 4)

@@ -255,6 +255,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "effects need the ruleset's fight: section (the state they change)",
     ),
     "nothing-to-override.no-entry-override": ("'{tid}' 中没有可替换的条目 '{id}'", "no entry '{id}' in '{tid}' to override"),
+    "inexact-number.formula-can-reach": (
+        "这个公式的值可能达到 {text}，超过 JavaScript 能精确表示的整数（±{limit}）：Python 与 JavaScript 的结果会不同",
+        "this formula can reach {text}, past the whole numbers JavaScript holds exactly (±{limit}): Python and "
+        "JavaScript would give different results",
+    ),
+    "inexact-number.keep-it-smaller": (
+        "请让它的值保持在这个范围之内（规则里的数值通常远小于它）",
+        "keep its value within that range (the numbers of a rule are usually far smaller)",
+    ),
     "pack-changes-ruling-text.only-value": (
         "扩展包只能改动裁定 '{key_}' 的数值；它的{keys}保持规则集的写法",
         "a pack changes only the value of ruling '{key_}'; its {keys} stay the ruleset's",

@@ -24,7 +24,7 @@ from ..diagnostics import Diagnostic, Span
 from ..ir import Procedure, Ruleset
 from ..messages import say
 from .evaluator import Evaluator
-from .intervals import Interval
+from .intervals import INF, Entries, Interval
 
 
 def open_world_reach(rs: Ruleset, p: Procedure) -> dict[tuple[object, str], Interval]:
@@ -79,4 +79,35 @@ def check_bounds(rs: Ruleset) -> list[Diagnostic]:
                                       say("unbounded-work.bound-parameters-stats-table")))
             ev.witnesses = []
             ev.define(step, kind.local_range(step, ev))
+    return out + _exact_in_both(rs, ev)
+
+
+# The largest whole number a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER).
+MAX_EXACT = 2**53 - 1
+
+
+def _exact_in_both(rs: Ruleset, ev: Evaluator) -> list[Diagnostic]:
+    """A diagnostic for each entry formula whose value can pass ±MAX_EXACT: Python computes it
+    exactly, JavaScript as a float, and the two packages would differ. The formula is evaluated over
+    intervals as a procedure reading it would (the combatant's stats over their ranges, its own
+    entry, a context parameter any entry of its table); a bound the analysis cannot give (infinite)
+    is not reported: only a value proven to grow that large is."""
+    from ..ir import FormulaField
+
+    out: list[Diagnostic] = []
+    for t in rs.tables:
+        formulas = [f for f in t.fields if f.type == "formula"]
+        for x in t.entries if formulas else ():
+            for decl in formulas:
+                field = x.get(decl.id)
+                if not isinstance(field, FormulaField):
+                    continue
+                ev.env = {"s": None, "e": Entries(t.id, (x,))}
+                for param, table in decl.context:
+                    ev.env[param] = Entries(table, ev.tables[table].entries) if table in ev.tables else None
+                value = ev(field.formula.expr)
+                if isinstance(value, Interval) and MAX_EXACT < max(abs(value.lo), abs(value.hi)) < INF:
+                    out.append(Diagnostic(field.formula.span, "inexact-number",
+                                          say("inexact-number.formula-can-reach", text=value.text(), limit=MAX_EXACT),
+                                          say("inexact-number.keep-it-smaller")))
     return out
