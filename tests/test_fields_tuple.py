@@ -76,6 +76,11 @@ def test_package_imports_its_fight_when_asked(rid: str, built: Path) -> None:
             f"m.Fight is Fight, 'rulec_{rid}.fight' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "Fight", "True", "True", "True"]
+    # the submodule as an attribute, first thing asked (`m.fight.FIGHT_RULES`), as before
+    code = (f"import sys; sys.path.insert(0, {str(built / rid)!r}); import rulec_{rid} as m; "
+            f"print(m.fight.FIGHT_RULES is m.FIGHT_RULES, 'fight' in dir(m))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
 
 
 def test_unknown_package_attribute_is_an_attribute_error(dp: Any) -> None:

@@ -133,17 +133,18 @@ _FIGHT_NAMES = ("FIGHT_RULES", "Fight", "UntilOdds", "fight_from_dict", "start_f
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _FIGHT_NAMES:
+    if name != "fight" and name not in _FIGHT_NAMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import fight
+    import importlib  # (`from . import fight` would ask this function for `fight` again)
 
+    fight = importlib.import_module(f"{__name__}.fight")  # which also makes it this module's `fight`
     for key in _FIGHT_NAMES:  # read once: later reads find them here
         globals()[key] = getattr(fight, key)
     return globals()[name]
 
 
 def __dir__() -> List[str]:
-    return sorted({*globals(), *_FIGHT_NAMES})
+    return sorted({*globals(), *_FIGHT_NAMES, "fight"})
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-# rulec: precompiled Jinja2 template 3d9e019fe60b723c997c120d62cc3b7b72d3c4dca8e4047ffdc7283c1d67c726
+# rulec: precompiled Jinja2 template 335b0c36f76df7f8702def0085101e06d89ad1ad6717a7298e3971b579301424
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'package_init.py.j2'
 
@@ -89,7 +89,7 @@ def root(context, missing=missing, environment=environment):
     yield '\n'
     if (undefined(name='fight') if l_0_fight is missing else l_0_fight):
         pass
-        yield '\nif TYPE_CHECKING:\n    from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until\n\n# The fight (fight.py and the runtime\'s fight modules, about a third of the import) is imported\n# when one of its names is first read: a program that only resolves single actions never loads it.\n_FIGHT_NAMES = ("FIGHT_RULES", "Fight", "UntilOdds", "fight_from_dict", "start_fight", "state_threshold", "until")\n\n\ndef __getattr__(name: str) -> Any:\n    if name not in _FIGHT_NAMES:\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n    from . import fight\n\n    for key in _FIGHT_NAMES:  # read once: later reads find them here\n        globals()[key] = getattr(fight, key)\n    return globals()[name]\n\n\ndef __dir__() -> List[str]:\n    return sorted({*globals(), *_FIGHT_NAMES})\n\n'
+        yield '\nif TYPE_CHECKING:\n    from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until\n\n# The fight (fight.py and the runtime\'s fight modules, about a third of the import) is imported\n# when one of its names is first read: a program that only resolves single actions never loads it.\n_FIGHT_NAMES = ("FIGHT_RULES", "Fight", "UntilOdds", "fight_from_dict", "start_fight", "state_threshold", "until")\n\n\ndef __getattr__(name: str) -> Any:\n    if name != "fight" and name not in _FIGHT_NAMES:\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n    import importlib  # (`from . import fight` would ask this function for `fight` again)\n\n    fight = importlib.import_module(f"{__name__}.fight")  # which also makes it this module\'s `fight`\n    for key in _FIGHT_NAMES:  # read once: later reads find them here\n        globals()[key] = getattr(fight, key)\n    return globals()[name]\n\n\ndef __dir__() -> List[str]:\n    return sorted({*globals(), *_FIGHT_NAMES, "fight"})\n\n'
     yield '\n__all__ = [\n    "__version__",\n    "PACKS",\n    "RULESET_ID",\n    "RULESET_NAME",\n    "RULES_VERSION",\n    "RULINGS",\n    "BadFace",\n    "Combatant",\n    "DiceExhausted",\n    "DiceSource",\n    "DiceValue",\n    "FixedDice",\n    "LimitExceeded",\n    "NotSpecifiedBySource",\n    "Odds",\n    "OutOfBounds",\n    "PROCEDURE_INFO",\n    "RuleError",\n    "STAT_NAMES",\n    "SeededDice",\n    "TraceStep",\n    "UnknownEntry",\n    "shown",\n'
     if (undefined(name='initiative') if l_0_initiative is missing else l_0_initiative):
         pass
@@ -140,4 +140,4 @@ def root(context, missing=missing, environment=environment):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=23&2=26&4=29&8=31&26=35&27=39&30=50&31=54&34=58&37=61&38=65&39=73&42=79&43=81&44=83&45=85&46=87&47=89&96=93&99=96&108=99&109=103&110=105&111=107&112=109&113=112&116=115&117=119&119=122&120=126&121=128&122=130&123=132&124=134&125=136'
+debug_info = '1=23&2=26&4=29&8=31&26=35&27=39&30=50&31=54&34=58&37=61&38=65&39=73&42=79&43=81&44=83&45=85&46=87&47=89&97=93&100=96&109=99&110=103&111=105&112=107&113=109&114=112&117=115&118=119&120=122&121=126&122=128&123=130&124=132&125=134&126=136'
