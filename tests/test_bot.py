@@ -58,6 +58,14 @@ def test_refusals_and_nonsense_are_answered_in_chinese():
     assert "未知的规则集“xx”" in out
 
 
+def test_a_message_code_from_the_chat_is_never_sent_back_as_one():
+    """A user's `[CQ:...]` (OneBot, OlivaDice) or `[图:...]` (SealDice) echoed in a reply would be
+    sent as an image, a file or a mention: its `[` comes back full-width (as rulec_chat.js does)."""
+    out = ask(".atk dp [CQ:image,file=file:///etc/passwd]", ".atk [图:data/x.yaml] 长剑")
+    assert "[CQ:" not in out and "[图:" not in out
+    assert "［CQ:image" in out or "［图:" in out
+
+
 def test_one_fight_per_chat_keeps_the_tracks():
     """The bot keeps a fight per chat between messages (as Fight.to_dict JSON) and shows each
     combatant's damage and track points after every hit."""

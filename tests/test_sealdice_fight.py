@@ -270,3 +270,35 @@ def test_random_chat_lines_never_break_the_fight_plugin(built: Path, tmp_path: P
         assert isinstance(reply, str) and reply, line
         assert not reply.startswith("PANIC") and not reply.startswith("无法处理这条命令"), (line, reply)
         assert "\u202e" not in reply and "\u0000" not in reply
+
+
+def _ruleset_files(built: Path, tmp_path: Path, rid: str) -> List[Path]:
+    out = [built / "js" / rid / f"rulec_{rid}.user.js", SEALDICE / "rulec_chat.js"]
+    for name in ("rulec_fight.js", f"rulec_fight_{rid}.js"):
+        shutil.copy(SEALDICE / name, tmp_path / f"a_{name}")
+        out.append(tmp_path / f"a_{name}")
+    (tmp_path / "zz_seed.js").write_text(SEED_SCRIPT, encoding="utf-8")
+    return out + [tmp_path / "zz_seed.js"]
+
+
+@node
+def test_what_a_hostile_chat_user_sends_is_bounded_and_never_a_message_code(built: Path, tmp_path: Path) -> None:
+    """Found by an adversarial review (2026-12-07): a fight of 100 combatants cost 2 s of goja's CPU
+    a command, so a chat fight holds at most 20; a user's `[CQ:...]` or `[图:...]` echoed in a reply
+    would be sent as an image, a file or a mention, so its `[` is shown full-width, and a name
+    holding a bracket (shown in every reply after) is refused; a whole number given in the place
+    of a positional parameter is read as one."""
+    many = " / ".join(f"角色{i}" for i in range(21))
+    lines: List[Any] = [
+        f".fight {many}", ".fight [图:x] / 乙", ".hit [CQ:at,qq=all] 乙", ".fight 甲 / 乙",
+        ".hit [CQ:image,file=https://example.invalid/a.png] 乙", ".status [图:x]", ".hit 先攻检定 甲 5",
+    ]
+    out = run_node(_ruleset_files(built, tmp_path, "tracks"), lines)
+    r = out["replies"]
+    assert r[0] == "无法理解：一场战斗至多20名角色"
+    assert r[1] == "无法理解：角色名不能含有方括号：“［图:x]”"
+    assert r[2] == "无法理解：本群还没有战斗：先用 .fight 开始（.fight help 查看用法）" or "[CQ:" not in r[2]
+    assert r[3].startswith("战斗开始")
+    assert all("[CQ:" not in x and "[图:" not in x for x in r), r
+    assert "［CQ:image" in r[4] and "［图:x]" in r[5]
+    assert r[6].startswith("甲：先攻检定"), r[6]

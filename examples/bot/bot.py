@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 import unicodedata
 from pathlib import Path
@@ -62,9 +63,15 @@ def _hidden(ch: str) -> bool:
     return ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
 
 
+# The `[` that opens a message code a user's words could carry back out in a reply (OlivaDice and
+# other OneBot hosts read `[CQ:image,file=...]`, SealDice also `[图:...]`): made a full-width `［`.
+_CODE = re.compile(r"\[(?=[^\[\]\s:：]{1,20}[:：])")
+
+
 def _clean(text: str) -> str:
-    """A reply as the chat shows it: without hidden characters, and at most MAX_REPLY long."""
-    out = "".join(ch for ch in text if not _hidden(ch))
+    """A reply as the chat shows it: without hidden characters or message codes, and at most
+    MAX_REPLY long (as rulec_chat.js's clean)."""
+    out = _CODE.sub("\uff3b", "".join(ch for ch in text if not _hidden(ch)))
     return out if len(out) <= MAX_REPLY else out[:MAX_REPLY - 1] + "…"
 
 

@@ -34,8 +34,14 @@
 
   function ChatError(message) { this.message = message; }
 
+  // A reply as it may go back into the chat: no control, bidi or zero-width characters, at most
+  // MAX_REPLY characters, and no message code a user's words could carry back out: SealDice turns
+  // `[图:file]` and `[CQ:image,file=...]` in a reply into an image, a file or a mention (reading
+  // the bot's files, fetching URLs), and OneBot hosts read CQ codes — so the `[` that opens one
+  // becomes a full-width `［` (seen, never run).
   function clean(text) {
-    var out = String(text).replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '');
+    var out = String(text).replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '')
+      .replace(/\[(?=[^\[\]\s:：]{1,20}[:：])/g, '\uff3b');
     return out.length <= MAX_REPLY ? out : out.slice(0, MAX_REPLY - 1) + '…';
   }
   function normal(text) {

@@ -28,9 +28,14 @@
   var ChatError = chat.ChatError;
   var EXTENSION = 'rulec-fight';
   var COMMANDS = ['fight', 'hit', 'status', 'next', 'end'];
-  // Characters of a stored record written or read back: above what the fight's own bounds allow
-  // (100 combatants of 100 modifiers and 100 conditions each, 1,000 log lines of 500 characters: ~5 MB).
-  var MAX_STORED = 8000000;
+  // Characters of a stored record written or read back: above what a fight of MAX_FIGHTERS allows
+  // (20 combatants of 100 modifiers and 100 conditions each, 1,000 log lines of 500 characters: under 2 MB).
+  var MAX_STORED = 2000000;
+  // Combatants of one fight started from the chat. The library takes 100, but SealDice's goja has
+  // no JIT: every command reads, checks and stores the whole fight, and a fight of 100 combatants
+  // each holding 99 conditions cost 2 s of CPU a command there (20 ms in Node). A table that
+  // needs more runs the library from a program of its own.
+  var MAX_FIGHTERS = 20;
   var own = Object.prototype.hasOwnProperty;
   var rulesets = Object.create(null);  // id -> {rules, config}
   var ids = [];
@@ -129,6 +134,8 @@
       if (!part.length) return;
       var name = part[0];
       if (name.indexOf('=') >= 0) fail('每名角色先写名字，再写属性：“' + name + '”');
+      if (/[\[\]［］]/.test(name)) fail('角色名不能含有方括号：“' + name + '”');  // no message code in every reply
+      if (pairs.length >= MAX_FIGHTERS) fail('一场战斗至多' + MAX_FIGHTERS + '名角色');
       if (own.call(taken, name)) fail('角色“' + name + '”出现了两次');
       if (procedureOf(rules, name) !== null) fail('角色不能以过程命名：“' + name + '”');
       taken[name] = true;
@@ -206,7 +213,8 @@
       var eq = token.indexOf('=');
       if (eq < 0) {
         if (next >= extras.length) fail('多余的“' + token + '”（选项写作 名称=值）');
-        out[extras[next++]] = token;
+        var p = extras[next++];  // a whole number or true/false given in its place, read as one
+        out[p] = kinds[p] === 'int' || kinds[p] === 'bool' ? chat.value(token) : token;
         return;
       }
       var key = token.slice(0, eq), raw = token.slice(eq + 1);
