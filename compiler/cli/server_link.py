@@ -216,7 +216,10 @@ def receive(sock: socket.socket, first: bytes = b"", deadline: float | None = No
 def forward(argv: list[str]) -> int | None:
     """Run `rulec ARGV` in this context's server (started when there is none) and return its exit
     code; None when it cannot be (the caller builds in the process)."""
-    key = _key()
+    try:
+        key = _key()
+    except OSError:  # the working folder is gone: the build in the process says so
+        return None
     path = place(key)
     if path is None:
         return None
@@ -271,13 +274,17 @@ def _interrupt(sock: socket.socket) -> int:
 
 def stop() -> bool:
     """Ask this context's server to exit; True when one was running."""
-    path = place(_key())
+    try:
+        key = _key()
+    except OSError:  # the working folder is gone: no server serves it
+        return False
+    path = place(key)
     sock = _connect(path) if path is not None else None
     if sock is None:
         return False
     with sock:
         try:
-            send(sock, {"stop": True, "key": _key()})
+            send(sock, {"stop": True, "key": key})
             receive(sock)
         except OSError:
             pass
