@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
 SERVICES: dict[str, int] = {
     "emit.python.code": 2, "emit.python.wrap": 2, "emit.python.wrap_tokens": 2, "emit.python.wrap_breaks": 2,
     "emit.python.wrap_strings": 2, "emit.js.code": 2, "emit.js.wrap": 2, "emit.handlers": 2, "validate.reserved": 2,
+    "emit.hidden": 2,
 }
 
 

@@ -210,11 +210,9 @@ def _bad_names(folder: SourceFolder) -> list[Diagnostic]:
     out = []
     for path in (folder.root, *folder.files):
         shown = folder.name if path == folder.root else folder.source_name(path)
-        if FORBIDDEN.isdisjoint(shown) and not {"\t", "\n", "\r"} & set(shown):
-            continue
-        found = forbidden_character(shown) or next(((i, repr(c)) for i, c in enumerate(shown) if c in "\t\n\r"), None)
-        if found is not None:
+        bad = next((c for c in shown if c in FORBIDDEN or c in "\t\n\r"), None)
+        if bad is not None:
+            what = forbidden_character(bad)[1] if bad in FORBIDDEN else repr(bad)  # type: ignore[index]
             out.append(Diagnostic(Span(display_path(path)), "bad-character",
-                                  say("bad-character.not-allowed-names", what=found[1]),
-                                  say("bad-character.rename-it")))
+                                  say("bad-character.not-allowed-names", what=what), say("bad-character.rename-it")))
     return out

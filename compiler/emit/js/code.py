@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ...validate.reserved import JS_RESERVED
+from ..hidden import INVISIBLE
 from .wrap import wrap
 
 
@@ -150,7 +151,7 @@ def comment_text(text: str) -> Js:
     return Js(_COMMENT_ENDS.sub(lambda m: m.group(0)[0] + " " + m.group(0)[1:], text).rstrip())
 
 
-_UNSAFE_COMMENT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\u200b-\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_COMMENT = re.compile("[\\x00-\\x1f" + INVISIBLE + "]")  # every C0 control too: a comment is one line
 _COMMENT_ENDS = re.compile(r"\*/|</|<!|--(?=>)|==(?=/?UserScript==)")
 
 

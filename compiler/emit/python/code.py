@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
+from ..hidden import INVISIBLE
 from .wrap import WIDTH, pack_row, wrap
 from .wrap_tokens import width
 
@@ -30,10 +31,9 @@ class UnquotedValue(TypeError):
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-# What a comment never holds: control characters, line and paragraph separators, bidirectional
-# controls, zero-width and other invisible format characters (as the JS writer's comment_text).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
-                      r"\ufeff\ufff9-\ufffb\ud800-\udfff]")
+# What a comment or docstring never holds as it is: C0 controls but tab and line feed, and the
+# invisible characters both code writers refuse (emit/hidden.py).
+_CONTROL = re.compile("[\\x00-\\x08\\x0b-\\x1f" + INVISIBLE + "]")
 
 
 def require_code(value: object) -> Code:
