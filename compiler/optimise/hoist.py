@@ -54,7 +54,7 @@ class Hoister:
             moved = self._reordered(e, hint)
             if moved is not None:
                 return moved
-        return _map_children(e, lambda c: self.rewrite(c, hint))
+        return map_children(e, lambda c: self.rewrite(c, hint))
 
     def _reordered(self, e: ir.BoolOp, hint: str) -> ir.Expr | None:
         """`rolled and switch` -> `_switch and rolled`, when every operand is a total boolean."""
@@ -96,7 +96,7 @@ def _describe(e: ir.Expr) -> str | None:
     return None
 
 
-def _map_children(e: ir.Expr, fn: object) -> ir.Expr:
+def map_children(e: ir.Expr, fn: object) -> ir.Expr:
     f = fn  # type: ignore[assignment]
     if isinstance(e, ir.Attr):
         return replace(e, base=f(e.base))  # type: ignore[operator]

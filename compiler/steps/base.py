@@ -205,6 +205,12 @@ class StepKind(ABC):
         """For a step the common case may assume rolls one die: the test that it does; else None."""
         return None
 
+    def joined_sum(self, first: Any, second: Step, target: str, name: str) -> Step | None:
+        """For the odds form (optimise/fuse.py): one step that enumerates the sum of `first`'s
+        local and `second`'s, defining it as `target`, when the two can be enumerated as one
+        (`second` reads nothing `first` defines; the pass checks the rest); else None."""
+        return None
+
     # ---- bounded work (validate/bounds.py) ----
     def work(self, step: Any) -> tuple[Work, ...]:
         """The quantities of the step that drive work; none by default."""

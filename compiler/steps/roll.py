@@ -8,7 +8,8 @@ from ..emit.js.code import Js, js, string as js_string
 from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
-from ..ir.expr import BOOL, DICE, INT, Binary, Call, Const, Expr, Hoisted
+from ..record import replace
+from ..ir.expr import BOOL, DICE, INT, Binary, Call, Cond, Const, Expr, Hoisted
 from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
@@ -46,12 +47,25 @@ class RollKind(StepKind):
             return Hoisted(INT, f"_{step.target}_sides", Const(INT, 0))
         return None
 
+    def joined_sum(self, first: Roll, second: Step, target: str, name: str) -> Roll | None:
+        """Two damage rolls as one roll of all their dice, when they take the same crit formula (a
+        crit rolls every die twice and adds each roll's bonus once, as the joined roll does): its
+        dice `join_dice(<first's dice> if <first's when> else none, <second's> likewise)`, with no
+        condition of its own (a part that does not happen adds nothing). The odds form only."""
+        if not isinstance(second, Roll) or _crit_expr(first) != _crit_expr(second):
+            return None
+        dice = Call(DICE, "join_dice", (_part(first), _part(second)))
+        rules = first.rules + tuple(r for r in second.rules if r not in first.rules)
+        return Roll(target, name, None, rules, first.span, replace(first.dice, expr=dice), first.crit, None)
+
     def describe(self, step: Roll, zh: Any) -> str:
         crit = f"；{zh(step.crit.expr)}时所有伤害骰掷两次" if step.crit is not None else ""
         return f"掷{zh(step.dice.expr)}，总和记为{step.name}{crit}{when_text(step, zh)}"
 
     def work(self, step: Roll) -> tuple[Work, ...]:
         d = step.dice.expr
+        if isinstance(d, Call) and d.func == "join_dice":
+            return ()  # the odds form's two rolls as one: each was checked in the setup (optimise/fuse.py)
         count: Expr = (Call(INT, "max", (d.args[0], Const(INT, 0))) if isinstance(d, Call) and d.func == "dice"
                        else Call(INT, "dice_count", (d,)))
         if step.crit is not None:  # a crit rolls every die twice: the worst case, known before the roll
@@ -65,6 +79,15 @@ class RollKind(StepKind):
         total = v.total if isinstance(v, Dice) else ev.unknown(INT)
         crit = step.crit is not None and ev.num(step.crit.expr).hi > 0
         return Interval(min(total.lo, 0), total.hi * 2 if crit and total.hi > 0 else total.hi)
+
+
+def _crit_expr(step: Roll) -> Expr | None:
+    return step.crit.expr if step.crit is not None else None
+
+
+def _part(step: Roll) -> Expr:
+    """The roll's dice when it happens, else none."""
+    return Cond(DICE, step.when.expr, step.dice.expr, Const(DICE, None)) if step.when is not None else step.dice.expr
 
 
 def _crit(step: Roll, g: PyGen) -> Code:

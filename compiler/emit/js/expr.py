@@ -121,4 +121,6 @@ class JsExpr:
             return js("_rt_make_dice({})", join(", ", args))
         if e.func == "dice_count":
             return js("_rt_dice_count({})", args[0])
+        if e.func == "join_dice":  # the compiler's own: two rolls enumerated as one (optimise/fuse.py)
+            return js("_rt_join_dice({})", join(", ", args))
         raise AssertionError(e.func)  # pragma: no cover

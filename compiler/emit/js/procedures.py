@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ...ir import Param, Procedure, Ruleset, Step
 from ...ir import expr as ir
+from ...optimise.fuse import joined_sums
 from ...steps import kind_for
 from ...steps.base import Work
 from ...validate.scopes import class_name
@@ -319,7 +320,11 @@ class ProcedureWriter:
         w.line(Js("}"))
 
     def _enumerate(self, steps: tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> None:
-        """The loops over the steps' rolls, each outcome put, and the distribution returned."""
+        """The loops over the steps' rolls, each outcome put, and the distribution returned (two
+        rolls read only as their sum enumerated as one, optimise/fuse.py, as in the Python package:
+        the steps that only write the trace, which no odds form writes, left out first)."""
+        steps = tuple(s for s in steps if not kind_for(s).traces_only)
+        steps, outputs = joined_sums(steps, outputs, self.py.checked_in_setup)
         body, g = self._body("odds", steps)
         body.line(js("_odds.put([{}], {});", join(", ", [g.expr(o) for o in outputs]), g.p))  # its loops charged
         for _ in range(g.loops):

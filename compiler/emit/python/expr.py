@@ -109,6 +109,8 @@ class PyExpr:
             return Code(f"_rt_make_dice({join(', ', args)})")
         if e.func == "dice_count":  # the compiler's own: how many dice a dice value rolls
             return Code(f"_rt_dice_count({args[0]})")
+        if e.func == "join_dice":  # the compiler's own: two rolls enumerated as one (optimise/fuse.py)
+            return Code(f"_rt_join_dice({join(', ', args)})")
         raise AssertionError(e.func)  # pragma: no cover
 
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from ...ir import Procedure, Ruleset, Step
 from ...ir import expr as ir
+from ...optimise.fuse import joined_sums
+from ...record import replace
 from ..handlers import handler_for
 from .code import Code, Writer, code, docstring, join, literal, name
 from .gen import ProcedureContext, PyGen
@@ -37,6 +39,8 @@ class ManyRollForms:
         def setup_call(self, trace: Code) -> None: ...
 
         def _per_roll(self, form: str, g: PyGen, steps: tuple[Step, ...]) -> None: ...
+
+        def checked_in_setup(self, step: Step) -> bool: ...
 
         def _outputs(self, outputs: tuple[ir.Expr, ...], g: PyGen) -> Code: ...
 
@@ -111,17 +115,23 @@ class ManyRollForms:
                         literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
             w.line(Code("_acc = _odds.acc"))
             w.line(Code("_acc_get = _acc.get"))
-            body = self.plan.prepared  # the per-roll steps with their roll-independent parts hoisted
+            body = self._joined(self.plan.prepared)  # the per-roll steps, roll-independent parts hoisted
             g = PyGen(self.ctx, "odds", w, body=body)
             for h in body.hoisted:  # computed once, not once per outcome enumerated
                 assert isinstance(h, ir.Hoisted)
                 w.line(code("{} = {}", name(h.name), g.expr(h.value)))
             variant = self.plan.odds  # the rolls the prepared switches skip, folded away (optimise/unswitch.py)
             if variant is not None:
+                variant = self._joined(variant)
                 guard = join(" and ", [g.expr(e) for e in variant.guard])
                 with w.block(code("if {}", guard)):
                     self._enumerate(PyGen(self.ctx, "odds", w, body=variant), variant, first=True)
             self._enumerate(g, body, first=variant is None)
+
+    def _joined(self, body: "PreparedBody") -> "PreparedBody":
+        """The body with two rolls read only as their sum enumerated as one (optimise/fuse.py)."""
+        steps, outputs = joined_sums(body.steps, body.outputs, self.checked_in_setup)
+        return replace(body, steps=steps, outputs=outputs) if steps is not body.steps else body
 
     def _enumerate(self, g: PyGen, body: "PreparedBody", *, first: bool) -> None:
         """The loops over the body's rolls, each outcome added, and the distribution returned. The

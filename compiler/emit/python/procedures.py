@@ -242,6 +242,12 @@ class ProcedureWriter(ManyRollForms):
                     done.add((work.quantity, limit))
                     self._emit_work_check(work, limit, None, g)
 
+    def checked_in_setup(self, step: Step) -> bool:
+        """True when every work quantity of the step the generated code checks is checked in the
+        setup function (optimise/fuse.py joins two rolls only then)."""
+        original = next((s for s in self.plan.per_roll if s.span == step.span), step)
+        return all(self._in_setup(w) for w, _ in self._works(original))
+
     def _check_work(self, step: Step, g: PyGen) -> None:
         """Before a step whose quantity a roll feeds: raise LimitExceeded when it is over its limit."""
         original = next((s for s in self.plan.per_roll if s.span == step.span), step)

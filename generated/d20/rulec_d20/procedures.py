@@ -47,8 +47,8 @@ from ._runtime.geometry import (flanks_square as _rt_flanks_square, flanks_hex a
                                 round_cbrt as _rt_round_cbrt)
 from ._runtime.odds import (d20_distribution as _rt_d20_distribution, Odds, OddsBuilder, ZERO_ITEMS as _rt_ZERO_ITEMS,
                             dice_items as _rt_dice_items)
-from ._runtime.sources import (dice_count as _rt_dice_count, make_dice as _rt_make_dice, DiceSource, SeededDice,
-                               dice_source as _rt_dice_source)
+from ._runtime.sources import (dice_count as _rt_dice_count, join_dice as _rt_join_dice, make_dice as _rt_make_dice,
+                               DiceSource, SeededDice, dice_source as _rt_dice_source)
 from .model import (Combatant, ContestSkill, get_contest_skill, Weapon, get_weapon, PowerSource, get_power_source,
                     OutOfRange, OutOfReach, TooLarge, NoFreeHand, NotLight, NotHoldingVehicle, OffhandNeedsLightAttack,
                     WillingNeedsConscious, NotThrown, IntangibleTarget, NotGrappling, BeyondSpeed,
@@ -397,19 +397,17 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
         total = natural + attack_bonus
         hit = _not_guessed_wrong and total >= _target_armor_class
         crit = hit and natural >= _crit
-        for weapon_damage, _weapon_damage_q in _odds.each(
-                _rt_dice_items(_weapon_damage_dice.terms, _weapon_damage_dice.flat, crit)
-                if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):
-            _weapon_damage_p = _natural_p * _weapon_damage_q
-            _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES)
-            for extra_damage, _extra_damage_q in _odds.each(
-                    _rt_dice_items(_extra_damage_dice.terms, _extra_damage_dice.flat, crit)
-                    if (_sneak_dice_gt_0 and hit) and _extra_damage_dice is not None else _rt_ZERO_ITEMS):
-                _extra_damage_p = _weapon_damage_p * _extra_damage_q
-                damage = (weapon_damage + extra_damage + _damage if weapon_damage + extra_damage + _damage > 0
-                          else 0) if hit else 0
-                _key = (hit, crit, damage, natural, total)
-                _acc[_key] = _acc_get(_key, 0.0) + _extra_damage_p
+        ___weapon_damage__extra_damage_dice = _rt_join_dice(
+                _weapon_damage_dice if hit else None,
+                _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES) if _sneak_dice_gt_0 and hit else None)
+        for __weapon_damage__extra_damage, ___weapon_damage__extra_damage_q in _odds.each(
+                _rt_dice_items(___weapon_damage__extra_damage_dice.terms, ___weapon_damage__extra_damage_dice.flat,
+                               crit) if ___weapon_damage__extra_damage_dice is not None else _rt_ZERO_ITEMS):
+            ___weapon_damage__extra_damage_p = _natural_p * ___weapon_damage__extra_damage_q
+            damage = (__weapon_damage__extra_damage + _damage if __weapon_damage__extra_damage + _damage > 0
+                      else 0) if hit else 0
+            _key = (hit, crit, damage, natural, total)
+            _acc[_key] = _acc_get(_key, 0.0) + ___weapon_damage__extra_damage_p
     return _odds.build(((3, _weapon_damage_type_id), (6, _attacker_hidden), (7, _out7), (8, _out8)))
 
 

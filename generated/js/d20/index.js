@@ -360,6 +360,13 @@ function _rt_dice_count(value) {
   for (const t of terms) n += t[0];
   return n;
 }
+// Two damage rolls as one (an odds function enumerates two rolls it reads only as their sum as one
+// roll of all their dice): the dice of both and both bonuses; null when neither rolls.
+function _rt_join_dice(first, second) {
+  if (first === null) return second;
+  if (second === null) return first;
+  return new DiceValue(`${first.text}+${second.text}`, first.terms.concat(second.terms), first.flat + second.flat);
+}
 const _rt_MADE = new Map();
 function _rt_make_dice(count, sides) {
   const key = count + 'd' + sides;
@@ -4348,41 +4355,33 @@ function attack_odds(attacker, target, weapon, options) {
       return _odds.build();
     }
   }
-  let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
+  let natural, total, hit, crit, ___weapon_damage__extra_damage_dice, __weapon_damage__extra_damage, damage;
   for (const _natural_item of _odds.each(_rt_d20_distribution(advantage - disadvantage))) {
     natural = _natural_item[0];
     const _natural_p = _p * _natural_item[1];
     total = natural + attack_bonus;
     hit = !guessed_wrong && total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-    _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
-    for (const _weapon_damage_item of _odds.each(
-      (hit)
-      && _weapon_damage_dice !== null ? _rt_dice_items(
-        _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
-      ) : _rt_ZERO_ITEMS
-    )) {
-      weapon_damage = _weapon_damage_item[0];
-      const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
-      _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
-      for (const _extra_damage_item of _odds.each(
-        (hit && sneak_dice > 0)
-        && _extra_damage_dice !== null ? _rt_dice_items(
-          _extra_damage_dice.terms, _extra_damage_dice.flat, crit
-        ) : _rt_ZERO_ITEMS
-      )) {
-        extra_damage = _extra_damage_item[0];
-        const _extra_damage_p = _weapon_damage_p * _extra_damage_item[1];
-        damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
-        _odds.put(
-          [
-            hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
-            !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
-            offhand ? "bonus" : "standard"
-          ],
-          _extra_damage_p
-        );
-      }
+    ___weapon_damage__extra_damage_dice = _rt_join_dice(
+      hit ? (
+        two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
+      ) : null,
+      hit && sneak_dice > 0 ? _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES) : null
+    );
+    for (const ___weapon_damage__extra_damage_item of _odds.each(___weapon_damage__extra_damage_dice !== null ? _rt_dice_items(
+      ___weapon_damage__extra_damage_dice.terms, ___weapon_damage__extra_damage_dice.flat, crit
+    ) : _rt_ZERO_ITEMS)) {
+      __weapon_damage__extra_damage = ___weapon_damage__extra_damage_item[0];
+      const ___weapon_damage__extra_damage_p = _natural_p * ___weapon_damage__extra_damage_item[1];
+      damage = hit ? Math.max(0, __weapon_damage__extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
+      _odds.put(
+        [
+          hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
+          !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
+          offhand ? "bonus" : "standard"
+        ],
+        ___weapon_damage__extra_damage_p
+      );
     }
   }
   return _odds.build();

@@ -361,6 +361,13 @@ function _rt_dice_count(value) {
   for (const t of terms) n += t[0];
   return n;
 }
+// Two damage rolls as one (an odds function enumerates two rolls it reads only as their sum as one
+// roll of all their dice): the dice of both and both bonuses; null when neither rolls.
+function _rt_join_dice(first, second) {
+  if (first === null) return second;
+  if (second === null) return first;
+  return new DiceValue(`${first.text}+${second.text}`, first.terms.concat(second.terms), first.flat + second.flat);
+}
 const _rt_MADE = new Map();
 function _rt_make_dice(count, sides) {
   const key = count + 'd' + sides;

@@ -49,6 +49,16 @@ def dice_count(value: Optional[DiceValue]) -> int:
     return terms[0][0] if len(terms) == 1 else sum([count for count, _ in terms])
 
 
+def join_dice(first: Optional[DiceValue], second: Optional[DiceValue]) -> Optional[DiceValue]:
+    """Two damage rolls as one (an odds function enumerates two rolls it reads only as their sum
+    as one roll of all their dice): the dice of both and both bonuses; None when neither rolls."""
+    if first is None:
+        return second
+    if second is None:
+        return first
+    return DiceValue(f"{first.text}+{second.text}", first.terms + second.terms, first.flat + second.flat)
+
+
 _MADE: Dict[Tuple[int, int], DiceValue] = {}
 
 
