@@ -4,6 +4,9 @@
 * the public `attack_odds` of the built dp package at a 50-die pool against the runtime's
   `pool_distribution(50, ...)` it enumerates, both with the distribution computed afresh (the
   cache cleared before each call), so the ratio is the generated wrapper's own cost;
+* the public `attack_odds` of d20 with a greatsword and 20 extra d6 (额外伤害骰) against the
+  runtime's distribution of those 22 dice, with and without a crit, both afresh: the two rolls are
+  enumerated as one (optimise/fuse.py), and the package built with them nested, for comparison;
 * `until` at doubling thresholds: the growth exponent of the exact chain;
 * importing the built dp package against `import jinja2`, whole processes (CPU of the child),
   with the bundled rules and with a 10,000-weapon build.
@@ -69,6 +72,65 @@ def bench_public_odds(load: Callable[[str], ModuleType], repeats: int) -> list[R
              f"{a * 1e6:.0f} µs", f"{r:.2f}× of `pool_distribution(50)` ({b * 1e6:.0f} µs)", "≤ 1.3×")]
 
 
+def _nested_d20(root: Path, tmp: Path) -> ModuleType:
+    """d20's package built with the odds form's rolls left nested (no optimise/fuse.py), imported."""
+    from unittest import mock
+
+    from bench.run import load_generated
+    from rulec.build.facade import compile_rules
+    from rulec.build.stamp import STAMP, stamp_bytes
+    from rulec.build.write import write_tree
+
+    with mock.patch("rulec.emit.python.many_rolls.joined_sums", lambda steps, outputs, in_setup: (steps, outputs)):
+        result = compile_rules([root / "rules" / "d20"], targets=("python",))
+    assert result.ok
+    write_tree(tmp, {**result.files, STAMP: stamp_bytes("", result.files)})
+    return load_generated("d20", tmp)
+
+
+def bench_joined_odds(load: Callable[[str], ModuleType], root: Path, repeats: int) -> list[Row]:
+    d20 = load("d20")
+    runtime = sys.modules[d20.__name__ + "._runtime.odds"]
+    dice = ((2, 6), (20, 6))
+    assert d20.get_weapon("greatsword").damage_dice.terms == dice[:1]
+    with tempfile.TemporaryDirectory(prefix="rulec-bench-nested-") as tmp:
+        nested = _nested_d20(root, Path(tmp))
+    assert "_rt_join_dice" in d20.procedures.attack_odds.__code__.co_names
+    assert "_rt_join_dice" not in nested.procedures.attack_odds.__code__.co_names
+    runtimes = (runtime, sys.modules[nested.__name__ + "._runtime.odds"])
+
+    def clear() -> None:
+        for rt in runtimes:
+            rt.dice_items.cache_clear()
+            rt.dice_sum_distribution.cache_clear()
+
+    def call(m: ModuleType) -> Callable[[], object]:
+        attacker, defender = m.Combatant(crit_range=20), m.Combatant()
+
+        def run() -> object:
+            clear()
+            return m.attack_odds(attacker, defender, "greatsword", sneak_dice=20)
+        return run
+
+    def bare() -> object:
+        clear()
+        return runtime.dice_items(dice, 0, True), runtime.dice_items(dice, 0, False)
+
+    samples: dict[str, list[float]] = {"joined": [], "nested": [], "bare": []}
+    for _ in range(max(7, repeats)):  # CPU time, interleaved (the machine is shared)
+        for label, fn in (("joined", call(d20)), ("nested", call(nested)), ("bare", bare)):
+            start = time.process_time()
+            for _ in range(10):
+                fn()
+            samples[label].append((time.process_time() - start) / 10)
+    joined, nest, base = (statistics.median(samples[k]) for k in ("joined", "nested", "bare"))
+    r = statistics.median(a / b for a, b in zip(samples["joined"], samples["bare"]))
+    rn = statistics.median(a / b for a, b in zip(samples["nested"], samples["bare"]))
+    return [("two rolls read as their sum", "d20 `attack_odds`, greatsword, 20 extra d6, crit range 20 (afresh)",
+             f"{joined * 1e3:.2f} ms (nested {nest * 1e3:.2f} ms)",
+             f"{r:.2f}× of the distribution of its 22 dice ({base * 1e3:.2f} ms); nested {rn:.2f}×", "")]
+
+
 def bench_until(load: Callable[[str], ModuleType], repeats: int) -> list[Row]:
     tracks = load("tracks")
     attacker = tracks.Combatant(strength=6, fighting=5)
@@ -118,7 +180,8 @@ def bench_import(folder: Path, label: str, repeats: int) -> list[Row]:
 
 
 def bench_cliffs(load: Callable[[str], ModuleType], root: Path, repeats: int) -> list[Row]:
-    rows = bench_pool_cliff(repeats) + bench_public_odds(load, repeats) + bench_until(load, repeats)
+    rows = bench_pool_cliff(repeats) + bench_public_odds(load, repeats) + bench_joined_odds(load, root, repeats)
+    rows += bench_until(load, repeats)
     rows += bench_import(root / "generated", "bundled", repeats)
     from bench.make_pack import make_pack
 
