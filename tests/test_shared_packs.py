@@ -7,6 +7,7 @@ pass its files off as the bundled rules', or name an id after a word of the gene
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -138,3 +139,36 @@ def test_an_entry_formula_past_what_javascript_holds_exactly_is_a_diagnostic(tmp
     found = [d for d in diags if d.code == "inexact-number"]
     assert bool(found) == refused, diags
     assert not found or (found[0].span.file.endswith("attack_types.yaml") and found[0].span.line == 4)
+
+
+MINI = ROOT / "tests" / "cases" / "rulesets" / "mini"
+
+
+@pytest.mark.parametrize("value, refused", [
+    ("distance * distance * distance * distance * distance * distance * distance * distance * distance * distance"
+     " * distance", True),  # 40^11: 4.2e17
+    ("min(9, distance * 99999999 * 99999999)", True),  # a part of the formula, even when its whole is small
+    ("(distance * 99999999 * 99999999 if distance > 40 else 0) + 1", False),  # a branch that cannot happen
+    ("distance * distance * distance * distance * distance * distance * distance * distance", False),  # 40^8: 6.6e12
+])
+def test_a_procedure_formula_past_what_javascript_holds_exactly_is_a_diagnostic(tmp_path: Path, value: str,
+                                                                               refused: bool) -> None:
+    """A procedure's own arithmetic (any part of a formula: JavaScript computes each as a float)
+    whose bound, as far as the intervals give one, passes 2^53 - 1 is refused at the formula."""
+    copy = tmp_path / "mini"
+    shutil.copytree(MINI, copy)
+    attack = copy / "attack.yaml"
+    text = attack.read_text(encoding="utf-8")
+    step = '      - {let: dice, name: 掷骰数'
+    numbers = sorted({int(n) for n in re.findall(r"\d+", value)} - {0, 1})
+    definitional = "[" + ", ".join(f"{{value: {n}, text: 测试}}" for n in numbers) + "]"
+    new = f'      - {{let: big, name: 大数, value: "{value}", definitional: {definitional}}}\n'
+    attack.write_text(text.replace(step, new + step), encoding="utf-8")
+    line = text[:text.index(step)].count("\n") + 1
+    diags = compile_rules([copy], stop_after="optimise").diagnostics
+    found = [d for d in diags if d.code == "inexact-number"]
+    assert bool(found) == refused, [d.format() for d in diags]
+    assert not [d for d in diags if d.code != "inexact-number" and d.severity == "error"], [d.format() for d in diags]
+    if found:
+        assert found[0].span.file.endswith("attack.yaml") and found[0].span.line == line
+        assert "JavaScript" in found[0].message and "9007199254740991" in found[0].message

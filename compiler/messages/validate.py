@@ -260,6 +260,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "this formula can reach {text}, past the whole numbers JavaScript holds exactly (±{limit}): Python and "
         "JavaScript would give different results",
     ),
+    "inexact-number.part-can-reach": (
+        "这个公式（或它的某一部分）的值可能达到 {text}，超过 JavaScript 能精确表示的整数（±{limit}）：Python 与 "
+        "JavaScript 的结果会不同",
+        "this formula (or a part of it) can reach {text}, past the whole numbers JavaScript holds exactly (±{limit}): "
+        "Python and JavaScript would give different results",
+    ),
     "inexact-number.keep-it-smaller": (
         "请让它的值保持在这个范围之内（规则里的数值通常远小于它）",
         "keep its value within that range (the numbers of a rule are usually far smaller)",

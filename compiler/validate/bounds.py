@@ -21,7 +21,7 @@ from __future__ import annotations
 
 
 from ..diagnostics import Diagnostic, Span
-from ..ir import Procedure, Ruleset
+from ..ir import Formula, Procedure, Ruleset
 from ..messages import say
 from .evaluator import Evaluator
 from .intervals import INF, Entries, Interval
@@ -78,8 +78,31 @@ def check_bounds(rs: Ruleset) -> list[Diagnostic]:
                                       say("unbounded-work.can-reach-limit", what=work.what, text=reach.text(), unit=work.unit, limit=limit, where=where),
                                       say("unbounded-work.bound-parameters-stats-table")))
             ev.witnesses = []
+            out += _exact_formulas(step.formulas(), ev)
             ev.define(step, kind.local_range(step, ev))
+        out += _exact_formulas(tuple(o.formula for o in p.result), ev)
     return out + _exact_in_both(rs, ev)
+
+
+def _exact_formulas(formulas: tuple[Formula, ...], ev: Evaluator) -> list[Diagnostic]:
+    """A diagnostic for each of a procedure's formulas where some arithmetic can pass ±MAX_EXACT
+    (itself or a part of it: JavaScript computes each part as a float), as far as the intervals
+    bound it. The analysis is loose (both branches of a condition it cannot decide), but only a
+    finite bound it proves is reported."""
+    out: list[Diagnostic] = []
+    for f in formulas:
+        ev.largest = float(MAX_EXACT)
+        try:
+            ev(f.expr)
+            largest = ev.largest
+        finally:
+            ev.largest = None
+            ev.witnesses = []
+        if largest > MAX_EXACT:
+            out.append(Diagnostic(f.span, "inexact-number",
+                                  say("inexact-number.part-can-reach", text=str(int(largest)), limit=MAX_EXACT),
+                                  say("inexact-number.keep-it-smaller")))
+    return out
 
 
 # The largest whole number a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER).

@@ -17,6 +17,7 @@ from ..memo import current
 from .intervals import (ANY, BOOL, FALSE, INF, TRUE, ZERO, Dice, Entries, Interval, Value, Witness, column_summary,
                         dice_hull, entry_key, hull, merge_columns, with_none)
 
+_ARITHMETIC = (ir.Unary, ir.Binary, ir.Div, ir.Call)  # the nodes that compute a new number
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
@@ -39,6 +40,9 @@ class Evaluator:
         self.locals: dict[str, Value] = {}
         self.facts: dict[ir.Expr, Interval] = {}  # what the branch being evaluated knows
         self._formula_depth = 0
+        # While a procedure's own formula is evaluated (validate/bounds.py): the largest magnitude
+        # any of its arithmetic reaches, where the analysis can bound it (None: not recorded).
+        self.largest: float | None = None
         # The entry formulas that gave the largest values read so far, for a diagnostic to point at
         # the rule a homebrewer wrote rather than at the procedure that reads it.
         self.witnesses: list[Witness] = []
@@ -93,6 +97,11 @@ class Evaluator:
             narrowed = Interval(max(value.lo, fact.lo), min(value.hi, fact.hi))
             if narrowed.lo <= narrowed.hi:  # else the branch cannot happen: keep the sound value
                 value = narrowed
+        if (self.largest is not None and isinstance(e, _ARITHMETIC) and isinstance(value, Interval)
+                and not self._formula_depth):  # an entry formula's own: checked at the entry
+            size = max(-value.lo, value.hi)
+            if self.largest < size < INF:
+                self.largest = size
         return value
 
     # ---- what a condition tells its branches ----
