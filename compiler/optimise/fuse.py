@@ -17,9 +17,11 @@ A step `first` directly followed by a step `second` is joined when
 * every later read of either local, in the steps after them and in the outputs, is inside a sum of
   the two (`first + second` or `second + first`).
 
-The sums become the joined step's local, `__first__second`: no id of the rules (a letter first)
-and no temporary of the writers (one underscore, then a letter) is spelled so. A joined roll may
-join the next roll again. The other forms keep both rolls: their faces are drawn, and their trace
+The sums become the joined step's local, `__first_PLUS_second`: no id of the rules (a letter
+first) and no temporary of the writers (one underscore, then a letter) is spelled so, and no two
+joins of one body are either, since an id has no capital letter (`a` with `b__c` and `a__b` with
+`c` would both be `__a__b__c` with a plain separator). A joined roll may join the next roll again
+(`__first_PLUS_second_PLUS_third`). The other forms keep both rolls: their faces are drawn, and their trace
 lines written, one roll at a time.
 
 Only the odds form reads this (emit/python/many_rolls.py, emit/js/procedures.py). Its outcomes
@@ -36,6 +38,9 @@ from ..ir import expr as ir
 from ..steps import kind_for
 from .fold import map_formulas
 from .hoist import map_children
+
+
+_PLUS = "_PLUS_"  # between the joined rolls' ids in the joined local: ids are lower case
 
 
 def joined_sums(steps: tuple[Step, ...], outputs: tuple[ir.Expr, ...], in_setup: Callable[[Step], bool]
@@ -57,7 +62,7 @@ def _join(steps: tuple[Step, ...], outputs: tuple[ir.Expr, ...], i: int, in_setu
     a, b = first.target, second.target
     if not a or not b or a == b:
         return None
-    local = ir.Local(ir.INT, f"__{a.lstrip('_')}__{b}", f"{first.name}+{second.name}")
+    local = ir.Local(ir.INT, f"__{a.lstrip('_')}{_PLUS}{b}", f"{first.name}+{second.name}")
     joined = kind_for(first).joined_sum(first, second, local.name, local.text)
     if (joined is None or any(a in ir.locals_read(e) for e in second.exprs())
             or not in_setup(first) or not in_setup(second)):

@@ -166,13 +166,16 @@ rolling(Roll, prepare=True)
 
 @handler("python", "odds", Roll)
 def _odds(step: Roll, g: PyGen) -> None:
-    dice = g.expr(step.dice.expr)
+    """The loop over the roll's totals. Its dice are computed only when it happens, as the traced
+    form does (a `dice(n, sides)` whose `n` is negative when the roll does not happen raises in
+    neither form)."""
+    dice, when = g.expr(step.dice.expr), g.when(step)
     value = dice if str(dice).isidentifier() else g.temp(step, "dice")  # a prepared (hoisted) value: as it is
-    if value is not dice:
-        g.w.line(code("{} = {}", value, dice))
     test = code("{} is not None", value)
-    when = g.when(step)
-    if when is not None:
+    if value is not dice:
+        g.w.line(code("{} = {}", value, code("{} if {} else None", g.operand(step.dice.expr), when)
+                      if when is not None else dice))
+    elif when is not None:
         test = code("({}) and {}", when, test)
     g.loop(step, g.local(step), code("_rt_dice_items({0}.terms, {0}.flat, {1}) if {2} else _rt_ZERO_ITEMS",
                                      value, _crit(step, g), test))
@@ -215,13 +218,12 @@ def _js_fast(step: Roll, g: JsGen) -> None:
 
 @handler("js", "odds", Roll)
 def _js_odds(step: Roll, g: JsGen) -> None:
-    dice = g.expr(step.dice.expr)
+    dice, when = g.expr(step.dice.expr), g.when(step)
     value = dice if dice.isidentifier() else g.temp(step, "dice")  # a prepared (hoisted) value: as it is
-    if value is not dice:
-        g.assign(value, dice)
     test = js("{} !== null", value)
-    when = g.when(step)
-    if when is not None:
+    if value is not dice:  # computed only when the roll happens, as in the Python package
+        g.assign(value, js("{} ? {} : null", when, g.operand(step.dice.expr)) if when is not None else dice)
+    elif when is not None:
         test = js("({}) && {}", when, test)
     g.loop(step, g.local(step), js("{2} ? _rt_dice_items({0}.terms, {0}.flat, {1}) : _rt_ZERO_ITEMS",
                                    value, _js_crit(step, g), test))

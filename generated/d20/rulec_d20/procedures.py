@@ -397,17 +397,18 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
         total = natural + attack_bonus
         hit = _not_guessed_wrong and total >= _target_armor_class
         crit = hit and natural >= _crit
-        ___weapon_damage__extra_damage_dice = _rt_join_dice(
+        ___weapon_damage_PLUS_extra_damage_dice = _rt_join_dice(
                 _weapon_damage_dice if hit else None,
                 _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES) if _sneak_dice_gt_0 and hit else None)
-        for __weapon_damage__extra_damage, ___weapon_damage__extra_damage_q in _odds.each(
-                _rt_dice_items(___weapon_damage__extra_damage_dice.terms, ___weapon_damage__extra_damage_dice.flat,
-                               crit) if ___weapon_damage__extra_damage_dice is not None else _rt_ZERO_ITEMS):
-            ___weapon_damage__extra_damage_p = _natural_p * ___weapon_damage__extra_damage_q
-            damage = (__weapon_damage__extra_damage + _damage if __weapon_damage__extra_damage + _damage > 0
+        for __weapon_damage_PLUS_extra_damage, ___weapon_damage_PLUS_extra_damage_q in _odds.each(
+                _rt_dice_items(___weapon_damage_PLUS_extra_damage_dice.terms,
+                               ___weapon_damage_PLUS_extra_damage_dice.flat, crit)
+                if ___weapon_damage_PLUS_extra_damage_dice is not None else _rt_ZERO_ITEMS):
+            ___weapon_damage_PLUS_extra_damage_p = _natural_p * ___weapon_damage_PLUS_extra_damage_q
+            damage = (__weapon_damage_PLUS_extra_damage + _damage if __weapon_damage_PLUS_extra_damage + _damage > 0
                       else 0) if hit else 0
             _key = (hit, crit, damage, natural, total)
-            _acc[_key] = _acc_get(_key, 0.0) + ___weapon_damage__extra_damage_p
+            _acc[_key] = _acc_get(_key, 0.0) + ___weapon_damage_PLUS_extra_damage_p
     return _odds.build(((3, _weapon_damage_type_id), (6, _attacker_hidden), (7, _out7), (8, _out8)))
 
 
@@ -626,10 +627,10 @@ def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, d
         total = natural + mod + _attacker_proficiency + _total
         hit = total >= _target_armor_class
         crit = hit and natural >= _crit
-        _spell_damage_dice = _rt_make_dice(dice_count, dice_sides)
+        _spell_damage_dice = _rt_make_dice(dice_count, dice_sides) if hit else None
         for spell_damage, _spell_damage_q in _odds.each(
                 _rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
-                if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
+                if _spell_damage_dice is not None else _rt_ZERO_ITEMS):
             _spell_damage_p = _natural_p * _spell_damage_q
             _key: Tuple[Any, ...] = (hit, crit, spell_damage, total)
             _acc[_key] = _acc_get(_key, 0.0) + _spell_damage_p
@@ -1281,10 +1282,10 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
             blocked = _obstacle_at_ge_0 and push > obstacle_at
             moved = obstacle_at if blocked else push
             obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
-            _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
+            _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) if obstacle_dice > 0 else None
             for obstacle_damage, _obstacle_damage_q in _odds.each(
                     _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
-                    if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
+                    if _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
                 _obstacle_damage_p = _defend_roll_p * _obstacle_damage_q
                 _key = (success, knock_prone and success, moved, not success, obstacle_damage)
                 _acc[_key] = _acc_get(_key, 0.0) + _obstacle_damage_p
@@ -2241,10 +2242,10 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
         obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
         if obstacle_dice > 0 and (0 if 0 > obstacle_dice else obstacle_dice) > 200:
             _rt_within('伤害骰数', (0 if 0 > obstacle_dice else obstacle_dice), 200)
-        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
+        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) if obstacle_dice > 0 else None
         for obstacle_damage, _obstacle_damage_q in _odds.each(
                 _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
-                if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
+                if _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
             _obstacle_damage_p = _roll_p * _obstacle_damage_q
             _key = (total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
                     obstacle_damage, _out7 and beats or resisting and total >= dc, _out7 and beats,

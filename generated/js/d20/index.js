@@ -4355,32 +4355,32 @@ function attack_odds(attacker, target, weapon, options) {
       return _odds.build();
     }
   }
-  let natural, total, hit, crit, ___weapon_damage__extra_damage_dice, __weapon_damage__extra_damage, damage;
+  let natural, total, hit, crit, ___weapon_damage_PLUS_extra_damage_dice, __weapon_damage_PLUS_extra_damage, damage;
   for (const _natural_item of _odds.each(_rt_d20_distribution(advantage - disadvantage))) {
     natural = _natural_item[0];
     const _natural_p = _p * _natural_item[1];
     total = natural + attack_bonus;
     hit = !guessed_wrong && total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-    ___weapon_damage__extra_damage_dice = _rt_join_dice(
+    ___weapon_damage_PLUS_extra_damage_dice = _rt_join_dice(
       hit ? (
         two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
       ) : null,
       hit && sneak_dice > 0 ? _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES) : null
     );
-    for (const ___weapon_damage__extra_damage_item of _odds.each(___weapon_damage__extra_damage_dice !== null ? _rt_dice_items(
-      ___weapon_damage__extra_damage_dice.terms, ___weapon_damage__extra_damage_dice.flat, crit
+    for (const ___weapon_damage_PLUS_extra_damage_item of _odds.each(___weapon_damage_PLUS_extra_damage_dice !== null ? _rt_dice_items(
+      ___weapon_damage_PLUS_extra_damage_dice.terms, ___weapon_damage_PLUS_extra_damage_dice.flat, crit
     ) : _rt_ZERO_ITEMS)) {
-      __weapon_damage__extra_damage = ___weapon_damage__extra_damage_item[0];
-      const ___weapon_damage__extra_damage_p = _natural_p * ___weapon_damage__extra_damage_item[1];
-      damage = hit ? Math.max(0, __weapon_damage__extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
+      __weapon_damage_PLUS_extra_damage = ___weapon_damage_PLUS_extra_damage_item[0];
+      const ___weapon_damage_PLUS_extra_damage_p = _natural_p * ___weapon_damage_PLUS_extra_damage_item[1];
+      damage = hit ? Math.max(0, __weapon_damage_PLUS_extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
       _odds.put(
         [
           hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
           !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
           offhand ? "bonus" : "standard"
         ],
-        ___weapon_damage__extra_damage_p
+        ___weapon_damage_PLUS_extra_damage_p
       );
     }
   }
@@ -4628,13 +4628,10 @@ function spell_attack_odds(attacker, target, dice_count, dice_sides, options) {
     total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
     hit = total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
-    _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
-    for (const _spell_damage_item of _odds.each(
-      (hit)
-      && _spell_damage_dice !== null ? _rt_dice_items(
-        _spell_damage_dice.terms, _spell_damage_dice.flat, crit
-      ) : _rt_ZERO_ITEMS
-    )) {
+    _spell_damage_dice = hit ? _rt_make_dice(dice_count, dice_sides) : null;
+    for (const _spell_damage_item of _odds.each(_spell_damage_dice !== null ? _rt_dice_items(
+      _spell_damage_dice.terms, _spell_damage_dice.flat, crit
+    ) : _rt_ZERO_ITEMS)) {
       spell_damage = _spell_damage_item[0];
       const _spell_damage_p = _natural_p * _spell_damage_item[1];
       _odds.put([hit, crit, spell_damage, total, attacker.hidden], _spell_damage_p);
@@ -5308,13 +5305,10 @@ function shove_odds(attacker, target, options) {
       blocked = obstacle_at >= 0 && push > obstacle_at;
       moved = blocked ? obstacle_at : push;
       obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
-      _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-      for (const _obstacle_damage_item of _odds.each(
-        (obstacle_dice > 0)
-        && _obstacle_damage_dice !== null ? _rt_dice_items(
-          _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
-        ) : _rt_ZERO_ITEMS
-      )) {
+      _obstacle_damage_dice = obstacle_dice > 0 ? _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) : null;
+      for (const _obstacle_damage_item of _odds.each(_obstacle_damage_dice !== null ? _rt_dice_items(
+        _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
+      ) : _rt_ZERO_ITEMS)) {
         obstacle_damage = _obstacle_damage_item[0];
         const _obstacle_damage_p = _defend_roll_p * _obstacle_damage_item[1];
         _odds.put([success, success && knock_prone, moved, !success, obstacle_damage], _obstacle_damage_p);
@@ -6469,13 +6463,10 @@ function vehicle_check_odds(grappler, power, vehicle_size, length, width, height
     if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
       _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
     }
-    _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-    for (const _obstacle_damage_item of _odds.each(
-      (obstacle_dice > 0)
-      && _obstacle_damage_dice !== null ? _rt_dice_items(
-        _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
-      ) : _rt_ZERO_ITEMS
-    )) {
+    _obstacle_damage_dice = obstacle_dice > 0 ? _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) : null;
+    for (const _obstacle_damage_item of _odds.each(_obstacle_damage_dice !== null ? _rt_dice_items(
+      _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
+    ) : _rt_ZERO_ITEMS)) {
       obstacle_damage = _obstacle_damage_item[0];
       const _obstacle_damage_p = _roll_p * _obstacle_damage_item[1];
       _odds.put(
