@@ -172,3 +172,39 @@ def test_a_procedure_formula_past_what_javascript_holds_exactly_is_a_diagnostic(
     if found:
         assert found[0].span.file.endswith("attack.yaml") and found[0].span.line == line
         assert "JavaScript" in found[0].message and "9007199254740991" in found[0].message
+
+
+BIG = "      - {id: big, name: 大数, type: int, min: 0, max: 1000000, default: 0}\n"
+
+
+@pytest.mark.parametrize("where, value, refused", [
+    ("result", "min(1, floor((" + " * ".join(["big"] * 53) + ") / big))", True),  # past what a float holds
+    ("step", "distance > 40 and distance * 99999999 * 99999999 > 5", False),  # `and` evaluates it only then
+    ("step", "distance <= 40 or distance * 99999999 * 99999999 > 5", False),  # `or` likewise
+    ("step", "distance >= 0 and distance * 99999999 * 99999999 > 5", True),
+])
+def test_the_exactness_check_on_huge_bounds_and_guarded_operands(tmp_path: Path, where: str, value: str,
+                                                                 refused: bool) -> None:
+    """A bound past 2^1000 is a diagnostic, not an OverflowError of the analysis (an internal error);
+    an operand of `and`/`or` is bounded under what the operands before it tell, as a branch is."""
+    copy = tmp_path / "mini"
+    shutil.copytree(MINI, copy)
+    attack = copy / "attack.yaml"
+    text = attack.read_text(encoding="utf-8").replace("      - {id: distance,", BIG + "      - {id: distance,")
+    numbers = sorted({int(n) for n in re.findall(r"\d+", value)} - {0, 1})
+    definitional = "[" + ", ".join(f"{{value: {n}, text: 测试}}" for n in numbers) + "]"
+    if where == "result":
+        text = text.replace("      - {id: damage, name: 伤害, value: hits}",
+                            f'      - {{id: damage, name: 伤害, value: hits}}\n      - {{id: odd, name: 怪, value: "{value}"}}')
+        assert not numbers
+    else:
+        step = '      - {let: dice, name: 掷骰数'
+        text = text.replace(step, f'      - {{let: odd, name: 怪, value: "{value}", definitional: {definitional}}}\n'
+                            + step)
+    attack.write_text(text, encoding="utf-8")
+    diags = compile_rules([copy], stop_after="optimise").diagnostics
+    assert not [d for d in diags if d.code != "inexact-number" and d.severity == "error"], [d.format() for d in diags]
+    found = [d for d in diags if d.code == "inexact-number"]
+    assert bool(found) == refused, [d.format() for d in diags]
+    if where == "result":
+        assert "e+" in found[0].message  # past 10^18: shown as a magnitude, not three hundred digits

@@ -84,6 +84,11 @@ def check_bounds(rs: Ruleset) -> list[Diagnostic]:
     return out + _exact_in_both(rs, ev)
 
 
+def _magnitude(x: float) -> str:
+    """A bound as text: in full up to 10^18, else as 1.23e+45."""
+    return str(int(x)) if x < 10**18 else f"{float(x):.2e}"
+
+
 def _exact_formulas(formulas: tuple[Formula, ...], ev: Evaluator) -> list[Diagnostic]:
     """A diagnostic for each of a procedure's formulas where some arithmetic can pass ±MAX_EXACT
     (itself or a part of it: JavaScript computes each part as a float), as far as the intervals
@@ -100,7 +105,7 @@ def _exact_formulas(formulas: tuple[Formula, ...], ev: Evaluator) -> list[Diagno
             ev.witnesses = []
         if largest > MAX_EXACT:
             out.append(Diagnostic(f.span, "inexact-number",
-                                  say("inexact-number.part-can-reach", text=str(int(largest)), limit=MAX_EXACT),
+                                  say("inexact-number.part-can-reach", text=_magnitude(largest), limit=MAX_EXACT),
                                   say("inexact-number.keep-it-smaller")))
     return out
 

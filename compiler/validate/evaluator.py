@@ -25,6 +25,17 @@ def _mul(a: float, b: float) -> float:
     return 0 if a == 0 or b == 0 else a * b
 
 
+# A finite bound past this is kept at it: whole numbers so large cannot become floats (`math.isinf`
+# and `x / y` raise OverflowError past about 2**1024), and every threshold the analysis compares a
+# bound with (a work limit, 2**53) is far below it, so each verdict stays the same. An infinite
+# bound (nothing known) stays infinite.
+_HUGE = 2**1000
+
+
+def _capped(lo: float, hi: float) -> Interval:
+    return Interval(-_HUGE if -INF < lo < -_HUGE else lo, _HUGE if _HUGE < hi < INF else hi)
+
+
 class Evaluator:
     """Interval values of the IR expressions of one ruleset, in one procedure's environment."""
 
@@ -275,11 +286,11 @@ class Evaluator:
     def _Binary(self, e: ir.Binary) -> Value:
         a, b = self.num(e.left), self.num(e.right)
         if e.op == "+":
-            return Interval(a.lo + b.lo, a.hi + b.hi)
+            return _capped(a.lo + b.lo, a.hi + b.hi)
         if e.op == "-":
-            return Interval(a.lo - b.hi, a.hi - b.lo)
+            return _capped(a.lo - b.hi, a.hi - b.lo)
         corners = [_mul(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
-        return Interval(min(corners), max(corners))
+        return _capped(min(corners), max(corners))
 
     def _Div(self, e: ir.Div) -> Value:
         a, b = self.num(e.left), self.num(e.right)
@@ -314,7 +325,19 @@ class Evaluator:
         return FALSE if same else TRUE if apart else BOOL
 
     def _BoolOp(self, e: ir.BoolOp) -> Value:
-        values = [self.num(v) for v in e.values]
+        """Each operand under what the ones before it tell (both languages evaluate an operand of
+        `and` only when those were true, of `or` only when they were false), as `_Cond` does."""
+        values: list[Interval] = []
+        facts: dict[ir.Expr, Interval] = {}
+        deciding = FALSE if e.op == "and" else TRUE
+        for v in e.values:
+            value = self._under(facts, v) if facts else self(v)
+            values.append(value if isinstance(value, Interval) else value.total if isinstance(value, Dice) else ANY)
+            if values[-1] == deciding:
+                break  # the operands after it are never evaluated
+            for k, f in self._assume(v, e.op == "and").items():
+                old = facts.get(k)
+                facts[k] = f if old is None else Interval(max(old.lo, f.lo), min(old.hi, f.hi))
         if e.op == "and":
             return FALSE if FALSE in values else TRUE if all(v == TRUE for v in values) else BOOL
         return TRUE if TRUE in values else FALSE if all(v == FALSE for v in values) else BOOL
