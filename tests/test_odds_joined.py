@@ -177,6 +177,21 @@ PROCEDURES = {
       - {id: hit, name: 命中, value: hits > 0}
       - {id: damage, name: 伤害, value: a + b + c}
 """,
+    # sums written in any order and grouping, beside other terms
+    "spread": """      - {roll: a, name: 甲伤, dice: "dice(x, sa)", crit: crit}
+      - {roll: b, name: 乙伤, dice: "dice(y, sa)", crit: crit}
+    result:
+      - {id: hit, name: 命中, value: hits > 0}
+      - {id: damage, name: 伤害, value: "max(0, need + a + y + b)"}
+      - {id: other, name: 其他, value: "b + (y + a)"}
+""",
+    # one of them read twice in a sum: not joined
+    "twice": """      - {roll: a, name: 甲伤, dice: "dice(x, sa)", crit: crit}
+      - {roll: b, name: 乙伤, dice: "dice(y, sa)", crit: crit}
+    result:
+      - {id: hit, name: 命中, value: hits > 0}
+      - {id: damage, name: 伤害, value: a + b + a}
+""",
     # its dice (a negative count) only exist when it happens: no form computes them otherwise
     "single": """      - {roll: b, name: 乙伤, dice: "dice(y - hits, sa)", when: y >= hits}
     result:
@@ -225,7 +240,7 @@ def test_a_homebrewers_rolls_give_the_nested_distribution(homebrew, procedure): 
     (packages, _) = homebrew
     m, g = packages["joined"], packages["nested"]
     joins = "_rt_join_dice" in getattr(m.procedures, f"{procedure}_odds").__code__.co_names
-    assert joins == (procedure != "single")
+    assert joins == (procedure not in ("single", "twice"))
     compared = 0
     for a, d, w, kw in _homebrew_calls():
         joined = _outcome(getattr(m, f"{procedure}_odds"), m.Combatant(**a), m.Combatant(**d), w, **kw)

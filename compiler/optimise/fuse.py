@@ -14,15 +14,16 @@ A step `first` directly followed by a step `second` is joined when
 * the writers check every dice count of both in the setup function (`in_setup`, from the code
   writer that knows where its checks go): the joined roll's count is the sum of the two, which no
   limit is about, so `RollKind.work` gives a joined roll none;
-* every later read of either local, in the steps after them and in the outputs, is inside a sum of
-  the two (`first + second` or `second + first`).
+* every later read of either local, in the steps after them and in the outputs, is a term of a sum
+  that holds each of them once (`first + second`, `second + first`, `bonus + first + second`, in
+  any grouping: whole numbers add exactly, in any order, in both languages).
 
 The sums become the joined step's local, `__first_PLUS_second`: no id of the rules (a letter
 first) and no temporary of the writers (one underscore, then a letter) is spelled so, and no two
 joins of one body are either, since an id has no capital letter (`a` with `b__c` and `a__b` with
 `c` would both be `__a__b__c` with a plain separator). A joined roll may join the next roll again
-(`__first_PLUS_second_PLUS_third`). The other forms keep both rolls: their faces are drawn, and their trace
-lines written, one roll at a time.
+(`__first_PLUS_second_PLUS_third`). The other forms keep both rolls: their faces are drawn, and
+their trace lines written, one roll at a time.
 
 Only the odds form reads this (emit/python/many_rolls.py, emit/js/procedures.py). Its outcomes
 are the same with the same probabilities up to rounding (the joined distribution adds the same
@@ -68,27 +69,50 @@ def _join(steps: tuple[Step, ...], outputs: tuple[ir.Expr, ...], i: int, in_setu
             or not in_setup(first) or not in_setup(second)):
         return None
     later = [e for s in steps[i + 2:] for e in s.exprs()] + list(outputs)
-    sums = reads_a = reads_b = 0
+    reads_a = reads_b = 0
     for e in later:
         for n in ir.walk(e):
-            if _is_sum(n, a, b):
-                sums += 1
-            elif isinstance(n, ir.Local):
+            if isinstance(n, ir.Local):
                 reads_a += n.name == a
                 reads_b += n.name == b
-    if not sums or reads_a != sums or reads_b != sums:  # a read outside a sum (walk counts a sum's own)
+    sums = _Sums(a, b, local)
+    rest = tuple(map_formulas(s, sums.rewrite) for s in steps[i + 2:])
+    outputs = tuple(sums.rewrite(o) for o in outputs)
+    if not sums.count or reads_a != sums.count or reads_b != sums.count:  # a read outside such a sum
         return None
-
-    def rewrite(e: ir.Expr) -> ir.Expr:
-        return local if _is_sum(e, a, b) else map_children(e, rewrite)
-
-    rest = tuple(map_formulas(s, rewrite) for s in steps[i + 2:])
-    return steps[:i] + (joined,) + rest, tuple(rewrite(o) for o in outputs)
+    return steps[:i] + (joined,) + rest, outputs
 
 
-def _is_sum(e: ir.Expr, a: str, b: str) -> bool:
-    return (isinstance(e, ir.Binary) and e.op == "+" and isinstance(e.left, ir.Local)
-            and isinstance(e.right, ir.Local) and {e.left.name, e.right.name} == {a, b})
+class _Sums:
+    """Rewrites each sum that holds `a` and `b` once each among its terms (a chain of `+`: `a + b`,
+    `b + a`, `c + a + b`, `a + c + b`, in any grouping) to one with the joined local in place of
+    the first of them, and counts them. Whole numbers add exactly in both languages, in any order."""
+
+    def __init__(self, a: str, b: str, local: ir.Local) -> None:
+        self.a, self.b, self.local, self.count = a, b, local, 0
+
+    def rewrite(self, e: ir.Expr) -> ir.Expr:
+        if not (isinstance(e, ir.Binary) and e.op == "+"):
+            return map_children(e, self.rewrite)
+        terms = _terms(e)
+        names = [t.name if isinstance(t, ir.Local) else None for t in terms]
+        if names.count(self.a) != 1 or names.count(self.b) != 1:
+            return map_children(e, self.rewrite)  # as it is grouped (a part of it may be such a sum)
+        self.count += 1
+        at = min(names.index(self.a), names.index(self.b))
+        kept = [self.local if i == at else self.rewrite(t) for i, t in enumerate(terms)
+                if i == at or names[i] not in (self.a, self.b)]
+        out = kept[0]
+        for t in kept[1:]:
+            out = ir.Binary(e.type, "+", out, t)
+        return out
+
+
+def _terms(e: ir.Expr) -> list[ir.Expr]:
+    """The terms of a chain of `+`, left to right."""
+    if isinstance(e, ir.Binary) and e.op == "+":
+        return _terms(e.left) + _terms(e.right)
+    return [e]
 
 
 __all__ = ["joined_sums"]
