@@ -36,6 +36,18 @@ def _capped(lo: float, hi: float) -> Interval:
     return Interval(-_HUGE if -INF < lo < -_HUGE else lo, _HUGE if _HUGE < hi < INF else hi)
 
 
+def _number(v: Value) -> Interval:
+    """A value as a number: a dice value's total; anything but a number, any number."""
+    return v if isinstance(v, Interval) else v.total if isinstance(v, Dice) else ANY
+
+
+def _narrow(facts: dict[ir.Expr, Interval], more: dict[ir.Expr, Interval]) -> None:
+    """Add `more` to `facts`, each bound on the same expression the intersection of both."""
+    for k, f in more.items():
+        old = facts.get(k)
+        facts[k] = f if old is None else Interval(max(old.lo, f.lo), min(old.hi, f.hi))
+
+
 class Evaluator:
     """Interval values of the IR expressions of one ruleset, in one procedure's environment."""
 
@@ -93,12 +105,7 @@ class Evaluator:
 
     # ---- expressions ----
     def num(self, e: ir.Expr) -> Interval:
-        v = self(e)
-        if isinstance(v, Interval):
-            return v
-        if isinstance(v, Dice):
-            return v.total
-        return ANY
+        return _number(self(e))
 
     def __call__(self, e: ir.Expr) -> Value:
         method: Callable[[ir.Expr], Value] | None = getattr(self, "_" + type(e).__name__, None)
@@ -124,9 +131,7 @@ class Evaluator:
         if isinstance(test, ir.BoolOp) and (test.op == "and") == truth:
             facts: dict[ir.Expr, Interval] = {}
             for v in test.values:
-                for k, f in self._assume(v, truth).items():
-                    old = facts.get(k)
-                    facts[k] = f if old is None else Interval(max(old.lo, f.lo), min(old.hi, f.hi))
+                _narrow(facts, self._assume(v, truth))
             return facts
         if not (isinstance(test, ir.Compare) and len(test.ops) == 1):
             return {}
@@ -331,13 +336,10 @@ class Evaluator:
         facts: dict[ir.Expr, Interval] = {}
         deciding = FALSE if e.op == "and" else TRUE
         for v in e.values:
-            value = self._under(facts, v) if facts else self(v)
-            values.append(value if isinstance(value, Interval) else value.total if isinstance(value, Dice) else ANY)
+            values.append(_number(self._under(facts, v) if facts else self(v)))
             if values[-1] == deciding:
                 break  # the operands after it are never evaluated
-            for k, f in self._assume(v, e.op == "and").items():
-                old = facts.get(k)
-                facts[k] = f if old is None else Interval(max(old.lo, f.lo), min(old.hi, f.hi))
+            _narrow(facts, self._assume(v, e.op == "and"))
         if e.op == "and":
             return FALSE if FALSE in values else TRUE if all(v == TRUE for v in values) else BOOL
         return TRUE if TRUE in values else FALSE if all(v == FALSE for v in values) else BOOL
