@@ -188,20 +188,72 @@ def test_initiative_entries_are_bounded(tracks) -> None:  # type: ignore[no-unty
 
 # ---- until and until_state: bounded by their declared work limit ----
 
+def chain_lines(call) -> int:  # type: ignore[no-untyped-def]
+    """Lines run in the chain's module (runtime/fight_odds.py) by `call`, which may be refused
+    (OutOfBounds): millions for a chain at the limits. Counted, not timed: a loaded machine slows a
+    refusal too."""
+    from rulec.runtime.core import OutOfBounds
+
+    count = 0
+
+    def line(frame, event, arg):  # type: ignore[no-untyped-def]
+        nonlocal count
+        if frame.f_code.co_filename.endswith("fight_odds.py"):
+            count += event == "line"
+            return line
+        return None
+    sys.settrace(line)
+    try:
+        call()
+    except OutOfBounds:
+        pass
+    except Exception as exc:  # a package's own OutOfBounds (each package has its runtime)
+        if type(exc).__name__ != "OutOfBounds":
+            raise
+    finally:
+        sys.settrace(None)
+    return count
+
+
 def test_until_work_is_refused_before_it_starts_past_its_declared_limit(dp, tracks) -> None:  # type: ignore[no-untyped-def]
     """`until` checks threshold, max_attacks and the chain's work (MAX_CHAIN_WORK, about half a
-    second at most: `python -m bench --only worst` has the rows) before computing anything."""
-    import time
-
+    second at most: `python -m bench --only worst` has the rows) before it computes the chain: past
+    the threshold or attack limits no odds function runs either (what an allowed call runs, below).
+    Counted, not timed: a loaded machine slows a refusal too."""
     from rulec.runtime.core import OutOfBounds
     from rulec.runtime.fight_odds import MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, attacks_until
 
+    def work_done(call) -> list[str]:  # type: ignore[no-untyped-def]
+        ran: list[str] = []
+
+        def seen(frame, event, arg):  # type: ignore[no-untyped-def]
+            name = frame.f_code.co_name
+            if event == "call" and (name.endswith("_odds") and name != "sequence_odds"  # it checks first
+                                    or name in ("attacks_until", "until_plan")):
+                ran.append(name)
+        sys.setprofile(seen)
+        try:
+            call()
+        except dp.OutOfBounds:
+            pass
+        finally:
+            sys.setprofile(None)
+        return ran
+
     fighter, target = dp.Combatant(strength=5, martial=8, specialty=7), dp.Combatant()
-    for threshold, attacks in ((MAX_THRESHOLD + 1, 1), (1, MAX_ATTACKS + 1), (0, 1), (MAX_THRESHOLD, MAX_ATTACKS)):
-        start = time.perf_counter()
+    assert work_done(lambda: dp.until("attack", "damage", 3, fighter, target, "长剑", max_attacks=5))
+    for threshold, attacks in ((MAX_THRESHOLD + 1, 1), (1, MAX_ATTACKS + 1), (0, 1)):
         with pytest.raises(dp.OutOfBounds):
             dp.until("attack", "damage", threshold, fighter, target, "长剑", max_attacks=attacks)
-        assert time.perf_counter() - start < 0.05
+        assert work_done(lambda t=threshold, n=attacks: dp.until("attack", "damage", t, fighter, target, "长剑",
+                                                                 max_attacks=n)) == []
+    # the chain's work is known once the action's odds are: refused before the chain's first step
+    with pytest.raises(dp.OutOfBounds):
+        dp.until("attack", "damage", MAX_THRESHOLD, fighter, target, "长剑", max_attacks=MAX_ATTACKS)
+    refused = chain_lines(lambda: dp.until("attack", "damage", MAX_THRESHOLD, fighter, target, "长剑",
+                                           max_attacks=MAX_ATTACKS))
+    allowed = chain_lines(lambda: dp.until("attack", "damage", 40, fighter, target, "长剑", max_attacks=40))
+    assert refused < 2000 < allowed, (refused, allowed)
     with pytest.raises(dp.OutOfBounds):
         dp.until("no_such_procedure", "damage", 10, fighter, target, "长剑")
     with pytest.raises(dp.OutOfBounds):
@@ -216,13 +268,11 @@ def test_until_work_is_refused_before_it_starts_past_its_declared_limit(dp, trac
 
 def test_a_chain_that_can_never_grow_ends_at_once() -> None:
     """Nothing added on any action (a target that can never be hit): all tail, no stepping."""
-    import time
-
     from rulec.runtime.fight_odds import MAX_ATTACKS, attacks_until
 
-    start = time.perf_counter()
     odds = attacks_until({0: 1.0}, 150, MAX_ATTACKS)
-    assert odds.tail == 1.0 and len(odds.probabilities) == MAX_ATTACKS and time.perf_counter() - start < 0.1
+    assert odds.tail == 1.0 and len(odds.probabilities) == MAX_ATTACKS
+    assert chain_lines(lambda: attacks_until({0: 1.0}, 150, MAX_ATTACKS)) < 200 < MAX_ATTACKS
 
 
 def test_the_chain_at_its_work_limit_agrees_with_the_mean_solve() -> None:
