@@ -27,15 +27,21 @@ from rulec.record import replace
 from test_forms_agree import _outcome, _random_call
 
 
+def _build(sources: list[Path], out: Path, *, joined: bool, targets: tuple[str, ...] = ("python",)) -> Path:
+    """The sources built into `out`, the Python package's odds with its rolls joined or nested."""
+    with pytest.MonkeyPatch.context() as mp:
+        if not joined:
+            mp.setattr("rulec.emit.python.many_rolls.joined_sums", lambda steps, outputs, in_setup: (steps, outputs))
+        result = compile_rules(sources, targets=targets)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    write_tree(out, {**result.files, STAMP: stamp_bytes("", result.files)})
+    return out
+
+
 @pytest.fixture(scope="module")
 def unjoined(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """Every ruleset's package built without joining, imported under the private name."""
-    out = tmp_path_factory.mktemp("unjoined")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("rulec.emit.python.many_rolls.joined_sums", lambda steps, outputs, in_setup: (steps, outputs))
-        result = compile_rules(SOURCES, targets=("python",))
-    assert result.ok
-    write_tree(out, {**result.files, STAMP: stamp_bytes("", result.files)})
+    out = _build(SOURCES, tmp_path_factory.mktemp("unjoined"), joined=False)
     packages = {rid: loader.import_folder(rid, out / rid)[0] for rid in RULESETS}
     yield packages
     for rid in RULESETS:
@@ -212,15 +218,8 @@ def homebrew(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyp
         f"  - id: {pid}\n    name: 测试{i}\n    summary: {{hit: hit, damage: damage}}\n" + PARAMS + body
         for i, (pid, body) in enumerate(PROCEDURES.items()))
     (src / "extra.yaml").write_text(text, encoding="utf-8")
-    out: dict[str, Path] = {}
-    for side in ("joined", "nested"):
-        with pytest.MonkeyPatch.context() as mp:
-            if side == "nested":
-                mp.setattr("rulec.emit.python.many_rolls.joined_sums", lambda steps, outputs, in_setup: (steps, outputs))
-            result = compile_rules([src], targets=("python", "js") if side == "joined" else ("python",))
-        assert result.ok, [d.format() for d in result.diagnostics]
-        out[side] = root / side
-        write_tree(out[side], {**result.files, STAMP: stamp_bytes("", result.files)})
+    out = {"joined": _build([src], root / "joined", joined=True, targets=("python", "js")),
+           "nested": _build([src], root / "nested", joined=False)}
     packages = {}
     for side in ("joined", "nested"):
         packages[side] = loader.import_folder("mini", out[side] / "mini")[0]
