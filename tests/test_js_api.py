@@ -295,3 +295,36 @@ def test_a_procedure_without_options_refuses_any_in_every_form(built: Path) -> N
     got = run_js(built / "js" / "dp" / "index.js", forms)
     assert [g.get("error") for g in got] == ["out-of-bounds"] * 3 + ["limit-exceeded", "out-of-bounds"], got
     assert "没有选项" in got[0]["message"]
+
+
+INHERITED_NAMES = ("__proto__", "constructor", "toString", "hasOwnProperty", "valueOf")
+
+
+def test_keys_named_like_inherited_properties_are_plain_keys(built: Path) -> None:
+    """The runtime keeps every dictionary keyed by a caller's text (options, roles, the arguments a
+    fight passes on) in a `_rt_Dict`, whose objects inherit nothing: a key `__proto__` or
+    `constructor` is refused by name as any unknown key is, never taken as the prototype, and
+    nothing is polluted. (V8 keeps Object.create(null) objects in its slow dictionary mode; the
+    runtime makes none.)"""
+    runtime = ROOT / "compiler" / "runtime" / "js"
+    made = [(p.name, line) for p in sorted(runtime.glob("*.js"))
+            for line in p.read_text(encoding="utf-8").splitlines() if "Object.create(null)" in line
+            and not line.strip().startswith("//")]
+    assert made == [("runtime.js", "_rt_Dict.prototype = Object.freeze(Object.create(null));")], made
+    fight = "m.start_fight({甲: new m.Combatant(), 乙: new m.Combatant()})"
+    cases: list[str] = []
+    for key in INHERITED_NAMES:
+        options = f"Object.assign(JSON.parse('{{\"{key}\": 1}}'), {{dice: new m.SeededDice(1)}})"
+        cases += [f"m.attack(new m.Combatant(), new m.Combatant(), 'longsword', {options})",
+                  f"m.attack_odds(new m.Combatant(), new m.Combatant(), 'longsword', JSON.parse('{{\"{key}\": 1}}'))",
+                  f"{fight}.resolve('attack', {{attacker: '甲', target: '乙'}}, Object.assign({options}, "
+                  "{weapon: 'longsword'}))",
+                  f"{fight}.act('attack', Object.assign(JSON.parse('{{\"{key}\": \"甲\"}}'), {{attacker: '甲', "
+                  "target: '乙'}), {weapon: 'longsword', dice: new m.SeededDice(1)})"]
+    cases += ["[Object.prototype.polluted, ({}).constructor === Object, typeof ({}).toString]"]
+    got = run_js(built / "js" / "d20" / "index.js", cases)
+    for case, g in zip(cases[:-1], got):
+        assert g.get("error") == "out-of-bounds", (case, g)
+    for key, g in zip(INHERITED_NAMES, got[0::4]):
+        assert f"未知的选项“{key}”" in g["message"], g
+    assert got[-1] == {"value": [None, True, "function"]}, got[-1]

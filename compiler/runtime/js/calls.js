@@ -5,7 +5,7 @@
 // The result has no prototype: a property another script added to Object.prototype (a shared
 // engine such as SealDice's) can never stand in for an option that was not given.
 function _rt_options(options, keys) {
-  const out = Object.create(null);
+  const out = new _rt_Dict();
   if (options === undefined || options === null) return out;
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);

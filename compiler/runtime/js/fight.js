@@ -5,24 +5,25 @@
 // methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
 // fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
 
+const _RT_NONE = Object.freeze([]);  // an empty list, shared
 // A resolved action: which procedure, who played which role, its result, and the state that
 // changed the stats it was resolved with (one sentence each).
 class FightAction {
   constructor(procedure, roles, result, applied, used, plan) {
     this.procedure = procedure;
     this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
-    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
+    this.roles = Object.freeze(roles.map(r => Object.freeze([r[0], r[1]])));
     this.result = result;
     this.applied = Object.freeze(applied || []);
-    this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
+    this.used = used && used.length ? Object.freeze(used.map(u => Object.freeze([u[0], u[1], u[2]]))) : _RT_NONE;
     Object.freeze(this);
   }
   text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
   toDict() {
     const roles = {};
     for (const r of this.roles) roles[r[0]] = r[1];
-    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
-            used: this.used.map(u => u.slice())};
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: _rt_copy(this.applied),
+            used: this.used.map(u => _rt_copy(u))};
   }
   toJSON() { return this.toDict(); }
 }
@@ -36,6 +37,29 @@ function _rt_resolved_action(procedure, roles, result, applied, used, plan) {
   return action;
 }
 
+// The members an action is changing, by name, in the fight's order (apply): a fight has at most
+// MAX_MEMBERS, and scanning their names costs less than building a Map at every action.
+class _rt_Roster {
+  constructor(members) { this.list = _rt_copy(members); }
+  index(name) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) if (list[i].name === name) return i;
+    return -1;
+  }
+  get(name) { const i = this.index(name); return i < 0 ? undefined : this.list[i]; }
+  set(name, m) { this.list[this.index(name)] = m; }
+  names() { return this.list.map(m => m.name); }
+}
+// The name playing `role` among an action's [role, name] pairs (undefined: none).
+function _rt_role_name(roles, role) {
+  for (let i = 0; i < roles.length; i++) if (roles[i][0] === role) return roles[i][1];
+  return undefined;
+}
+// Whether any of `members` holds a condition.
+function _rt_any_conditions(members) {
+  for (let i = 0; i < members.length; i++) if (members[i].conditions.length) return true;
+  return false;
+}
 // A frozen array of `items` (frozen already: as it is; else a frozen copy).
 function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
 // Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
@@ -239,8 +263,7 @@ class Fight {
   // procedure's options (its other parameters and `dice`); the fight is unchanged.
   resolve(procedure, roles, options) {
     const prepared = this._prepare(procedure, roles, options);
-    _rt_check_call(prepared[0], procedure, prepared[1]);
-    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    const result = _rt_checked_call(prepared[0], procedure, prepared[0].call, prepared[1]);
     if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
       const priced = this._priced(prepared[0], prepared[5], result);
       prepared[4] = priced[0];
@@ -271,7 +294,7 @@ class Fight {
     if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
     const given = Object.keys(roles);
     // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
-    if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
+    if (given.length !== spec.roles.length || !_rt_has_all(roles, spec.roles)) {
       throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
     }
     options = _rt_fight_options(options);
@@ -279,12 +302,12 @@ class Fight {
     for (const key of keys) {
       if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
     }
-    const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
+    const found = new _rt_Dict();  // role -> member: every combatant named exists before anything is refused
     for (const r of given) found[r] = this.member(roles[r]);
     if (!this.relations.length && rules.turn === null) {
       // nothing changes their stats or applies to them, and no turn budget: their base stats, as
       // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
-      const kwargs = Object.create(null);
+      const kwargs = new _rt_Dict();
       let plain = true;
       for (const role of spec.roles) {
         const m = found[role];
@@ -304,7 +327,7 @@ class Fight {
     this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
     const plan = spec.action_from || spec.costs.length ? null  // else _priced
       : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
-    const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
+    const kwargs = new _rt_Dict(), supplied = new _rt_Dict(), suppliedKeys = [];
     const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
     for (const role of spec.roles) {
       const m = this.member(roles[role]);
@@ -351,14 +374,16 @@ class Fight {
       const x = m.modifiers[i];
       if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
         const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
-        return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
+        const modifiers = _rt_copy(m.modifiers);
+        modifiers[i] = merged;
+        return _rt_member_with(m, {modifiers: modifiers});
       }
     }
     if (m.modifiers.length >= MAX_MODIFIERS) {
       log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
       return m;
     }
-    return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
+    return _rt_member_with(m, {modifiers: _rt_append(m.modifiers, next)});
   }
   // The ruleset's recovery rule for a combatant whose counter grew.
   _recover(m, taken, log) {
@@ -416,15 +441,15 @@ function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id 
 function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
 function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
 function _rt_object(map) {
-  const out = Object.create(null);
+  const out = new _rt_Dict();
   for (const kv of map.entries()) out[kv[0]] = kv[1];
   return out;
 }
 // The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
 function _rt_fight_options(options) {
-  if (options === undefined || options === null) return Object.create(null);
+  if (options === undefined || options === null) return new _rt_Dict();
   if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-  const out = Object.create(null);
+  const out = new _rt_Dict();
   for (const k of Object.keys(options)) out[k] = options[k];
   return out;
 }

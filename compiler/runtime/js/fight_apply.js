@@ -8,21 +8,21 @@ const _rt_APPLY = {
     const rules = this.rules;
     const spec = _rt_RESOLVED.has(action) ? rules.actions.get(action.procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
-    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
+    const roles = action.roles;  // [role, name] pairs, read by _rt_role_name
     const result = action.result;
-    const members = new Map(this.members.map(m => [m.name, m]));
-    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有${_rt_repr(name)}`, {key: name});
+    const members = new _rt_Roster(this.members);
+    for (const r of roles) if (members.index(r[1]) < 0) throw new OutOfBounds(`战斗中没有${_rt_repr(r[1])}`, {key: r[1]});
     let relations = null;  // made by the first relation effect (as fight.py)
     const log = [];
     const n = this.members.length;
     let names = null;  // the members' names in order, made by the first effect that needs them
     // whether a role holds a condition the action may use up or end
-    const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
+    const holding = _rt_any_conditions(this.members) && roles.some(r => members.get(r[1]).conditions.length);
     if (holding) this._end_used(action, spec, members, log);
     if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
     for (const e of spec.effects) {
       if (e.when && !result[e.when]) continue;
-      const who = roles.get(e.role);
+      const who = _rt_role_name(roles, e.role);
       let m = members.get(who);
       const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
       if (e.kind === 'counter') {
@@ -51,7 +51,7 @@ const _rt_APPLY = {
                                     {current: Math.min(before, total), gained: Math.max(0, total - before)}));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
-            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
+            m = _rt_member_with(m, {states: _rt_append(m.states, state).sort(_rt_text_cmp)});
             log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
           } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
             const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
@@ -76,17 +76,17 @@ const _rt_APPLY = {
         log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
       } else if (e.kind === 'state') {
         if (m.states.indexOf(e.key) < 0) {
-          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
+          members.set(who, _rt_member_with(m, {states: _rt_append(m.states, e.key).sort(_rt_text_cmp)}));
           log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
         }
       } else if (e.kind === 'condition') {
         const value = e.field ? amount : 1;
-        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        const source = e.other ? _rt_role_name(roles, e.other) || '' : '';
         if (names === null) names = this.members.map(x => x.name);
         members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
                                              source ? names.indexOf(source) : -1, log));
       } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
-        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
+        for (const name of e.duration === 'everyone' ? members.names() : [who]) {
           const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
           if (kept.length !== mm.conditions.length) {
             members.set(name, _rt_member_with(mm, {conditions: kept}));
@@ -97,7 +97,7 @@ const _rt_APPLY = {
         members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
       } else if (e.kind === 'relation') {
         if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
-        const held = roles.get(e.other);
+        const held = _rt_role_name(roles, e.other);
         const key = [e.key, who, held], k = key.join('\u0000');
         if (e.duration === 'start' && !relations.has(k)) {
           relations.set(k, key);
@@ -109,8 +109,8 @@ const _rt_APPLY = {
       }
     }
     if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
-    const changed = this.members.map(x => members.get(x.name));
-    if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
+    const changed = members.list;  // this call's own array, in the fight's order
+    if (relations === null && !this.relations.length && !_rt_any_conditions(changed)) {
       // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
       return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
     }

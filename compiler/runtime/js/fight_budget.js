@@ -100,7 +100,7 @@ const _rt_BUDGET = {
     const spent = _rt_budget_add(turn, m.spent, cost);
     log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
     return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
-                       log: this.log.concat(log)});
+                       log: _rt_log_add(this._log, log)});
   },
   // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
   _new_turn(members, turn, log) {

@@ -5,7 +5,7 @@
 const _rt_CARRIED = {
   // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
   _active(m) {
-    const rules = this.rules, out = m.conditions.slice();
+    const rules = this.rules, out = _rt_copy(m.conditions);
     for (const r of this.relations) {
       const spec = rules.relation_specs.get(r[0]);
       if (spec === undefined) continue;
@@ -64,7 +64,7 @@ const _rt_CARRIED = {
     const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
     const by = source ? `，来自${source}` : '';
     log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
-    return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
+    return _rt_member_with(m, {conditions: _rt_append(kept, new _rt_Condition(cid, value, source, expires))});
   },
   // End the conditions the action used up, and those whose holder's part in it ends them.
   _end_used(action, spec, members, log) {
@@ -97,7 +97,7 @@ const _rt_CARRIED = {
         !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
       return this._with({log: _rt_log_add(this._log, log)});
     }
-    const members = this.members.slice();
+    const members = _rt_copy(this.members);
     let relations = this.relations;
     let current = null;  // the fight as the members and relations now stand (made again after a change)
     const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);

@@ -25,7 +25,8 @@ function _rt_taken(rules, spec, before, after) {
 // the action (not one the action set) whose holder took what ends it.
 function _rt_end_on_taking(rules, before, members, log) {
   const old = new Map(before.map(m => [m.name, m]));
-  for (const [name, m] of members) {
+  for (const m of members.list) {
+    const name = m.name;
     if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
     const held = old.get(name).conditions;
     const kept = [];
@@ -66,7 +67,7 @@ function _rt_follow_lapsed(fight, members, lapsed, log) {
       if (kv[0] === 'condition') {
         members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
       } else if (m.states.indexOf(kv[1]) < 0) {
-        members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
+        members[i] = _rt_member_with(m, {states: _rt_append(m.states, kv[1]).sort(_rt_text_cmp)});
         log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
       }
       followed = true;

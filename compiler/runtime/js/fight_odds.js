@@ -196,10 +196,10 @@ function _rt_until(rules, procedure, field, threshold, args) {
   if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
   args = args.slice();
   const last = args.length ? args[args.length - 1] : undefined;
-  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
+  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : new _rt_Dict();
   let maxAttacks = 200;
   if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-  const kw = Object.create(null);
+  const kw = new _rt_Dict();
   const positional = spec.positional;
   for (let i = 0; i < args.length; i++) {
     if (i < positional.length) kw[positional[i]] = args[i];
@@ -213,7 +213,7 @@ function _rt_until(rules, procedure, field, threshold, args) {
 function _rt_is_plain(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype;
+  return proto === null || proto === Object.prototype || proto === _rt_Dict.prototype;
 }
 // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
 function _rt_state_threshold(rules, creature, track, limit, m) {
@@ -256,14 +256,14 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
   const start = m.track_points(track);
   const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
   if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
-  const others = Object.create(null);
+  const others = new _rt_Dict();
   for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
   const cache = new Map();
   const gains = total => {
     const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
     const key = JSON.stringify(seen.toDict());
     if (!cache.has(key)) {
-      const kw = Object.create(null);
+      const kw = new _rt_Dict();
       kw[target] = seen;
       for (const k of Object.keys(others)) kw[k] = others[k];
       for (const k of Object.keys(options)) kw[k] = options[k];

@@ -46,7 +46,7 @@ function _rt_plan_step(rules, names, raw) {
   }
   const endTurn = _rt_get_or(raw, 'end_turn', false);
   if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
-  const opts = Object.create(null);
+  const opts = new _rt_Dict();
   for (const key of Object.keys(options)) opts[key] = options[key];
   return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
                         end_turn: endTurn});
@@ -266,8 +266,7 @@ class _rt_PlanChain {
       cacheKey = null;
     }
     if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
-    _rt_check_call(spec, procedure, kwargs);
-    const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
+    const odds = _rt_checked_call(spec, procedure, spec.odds, kwargs);
     if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
     const fields = odds.fields, wanted = this.read.get(procedure);
     const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));

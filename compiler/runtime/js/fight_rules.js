@@ -99,7 +99,7 @@ function _rt_check_matches(options, param, values, dflt) {
 // [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
 // (amounts(name): [track, amount] of each debuff name suffers now).
 function _rt_check_penalties(rules, checks, roles, amounts, options) {
-  const penalties = Object.create(null), keys = [], said = [];
+  const penalties = new _rt_Dict(), keys = [], said = [];
   for (const use of checks) {
     if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
     const name = roles[use.role];
@@ -131,7 +131,7 @@ function _rt_lowered_checks(rules, amounts, name) {
 function _rt_fight_call(fn, positional, kw) {
   const args = [];
   for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
-  const options = Object.create(null);
+  const options = new _rt_Dict();
   for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
   args.push(options);
   return fn.apply(null, args);
@@ -146,7 +146,7 @@ function _rt_rule_call(rule, creature, track, kw) {
       kw.dice = _rt_no_dice();
       return rule[0](creature, track, kw);
     }
-    const options = Object.create(null);
+    const options = new _rt_Dict();
     let first = creature, second = track;
     for (const k of Object.keys(kw)) {
       if (k === positional[0]) first = kw[k];
@@ -156,7 +156,7 @@ function _rt_rule_call(rule, creature, track, kw) {
     options.dice = _rt_no_dice();
     return rule[0](first, second, options);
   }
-  const all = Object.create(null);
+  const all = new _rt_Dict();
   all[rule[1][0]] = creature;
   all[rule[1][1]] = track;
   for (const k of Object.keys(kw)) all[k] = kw[k];
@@ -213,14 +213,23 @@ function _rt_forbids_text(spec, procedureNames) {
   const unique = parts.filter((x, i) => parts.indexOf(x) === i);
   return unique.length ? `不能进行${unique.join('、')}` : '';
 }
-// The error of an action called without an option it requires, or with one it does not take
-// (fight_state.bad_options: Python's TypeError of the call), checked before the call.
-function _rt_check_call(spec, procedure, kwargs) {
+// `fn` (the action's procedure or its odds) called as _rt_fight_call calls it, after the check
+// that it is not called without an option it requires, nor with one it does not take
+// (fight_state.bad_options: Python's TypeError of the call): the keys are read once for both.
+function _rt_checked_call(spec, procedure, fn, kwargs) {
+  const positional = spec.positional, options = new _rt_Dict();
   let bad = false;
-  for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+  for (const k of Object.keys(kwargs)) {
+    if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+    if (positional.indexOf(k) < 0) options[k] = kwargs[k];
+  }
   for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
   if (bad) {
     throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
   }
+  const args = [];
+  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kwargs, positional[i]) ? kwargs[positional[i]] : undefined);
+  args.push(options);
+  return fn.apply(null, args);
 }
 function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }

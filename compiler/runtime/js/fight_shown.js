@@ -71,13 +71,13 @@ const _rt_SHOWN = {
       members: this.members.map(m => {
         const out = {
           name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          states: _rt_copy(m.states), modifiers: m.modifiers.map(x => x.toJSON()),
           conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
         if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
         if (m.lowered.length) out.lowered = pairs(m.lowered);
         return out;
       }),
-      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
+      relations: this.relations.map(r => _rt_copy(r)), log: _rt_copy(this.log),
     };
   },
   toJSON() { return this.toDict(); },

@@ -37,6 +37,14 @@
 // Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
 // SealDice's engine.
 
+// ---- dictionaries keyed by a caller's text ----
+// `new _rt_Dict()`: an object with no inherited property (its prototype is an empty frozen object
+// whose own prototype is null), so a key such as "__proto__" or "constructor" is an own key like
+// any other, as in Object.create(null); unlike Object.create(null), whose objects V8 keeps in its
+// slow dictionary mode, it gets V8's fast properties (filling and enumerating one costs a third).
+function _rt_Dict() {}
+_rt_Dict.prototype = Object.freeze(Object.create(null));
+
 // ---- errors (core.py) ----
 // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
 // them); toJSON() is toDict(), the Python package's to_dict().
@@ -77,7 +85,7 @@ function _rt_type_name(value) {
   if (typeof value === 'function') return '函数';
   if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
   const proto = Object.getPrototypeOf(value);
-  if (proto === null || proto === Object.prototype) return '映射';
+  if (proto === null || proto === Object.prototype || proto === _rt_Dict.prototype) return '映射';
   return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
 }
 // A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
@@ -976,7 +984,7 @@ class OddsBuilder {
 // The result has no prototype: a property another script added to Object.prototype (a shared
 // engine such as SealDice's) can never stand in for an option that was not given.
 function _rt_options(options, keys) {
-  const out = Object.create(null);
+  const out = new _rt_Dict();
   if (options === undefined || options === null) return out;
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
@@ -1230,19 +1238,40 @@ function _rt_member_with(m, changes) {
   return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
                         v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
 }
+// Whether `obj` has every one of `keys` as its own.
+function _rt_has_all(obj, keys) {
+  for (let i = 0; i < keys.length; i++) if (!_rt_has(obj, keys[i])) return false;
+  return true;
+}
 function _rt_get(pairs, key) {
   for (const kv of pairs) if (kv[0] === key) return kv[1];
   return 0;
 }
+// A new array of `items`, and one with `item` added: slice() and concat() of a frozen array take a
+// path of V8 ten times slower than these loops (and spreading one is slow in goja, which runs the
+// loops as fast as slice()). Every copy of a fight's frozen lists goes through them.
+function _rt_copy(items) {
+  const n = items.length, out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = items[i];
+  return out;
+}
+function _rt_append(items, item) {
+  const n = items.length, out = new Array(n + 1);
+  for (let i = 0; i < n; i++) out[i] = items[i];
+  out[n] = item;
+  return out;
+}
 // `pairs` (sorted by key) with `key` set to `value`.
 function _rt_put(pairs, key, value) {
-  if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
-  for (let i = 0; i < pairs.length; i++) {
-    const k = pairs[i][0];
-    if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
-    if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
-  }
-  return pairs.concat([[key, value]]);
+  const n = pairs.length;
+  if (!n || n === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
+  const out = [];
+  let i = 0;
+  while (i < n && _rt_text_less(pairs[i][0], key)) out.push(pairs[i++]);
+  out.push([key, value]);
+  if (i < n && pairs[i][0] === key) i++;
+  while (i < n) out.push(pairs[i++]);
+  return out;
 }
 // A log line within MAX_LOG_LINE characters.
 function _rt_line(text) {
@@ -1495,7 +1524,7 @@ function _rt_check_matches(options, param, values, dflt) {
 // [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
 // (amounts(name): [track, amount] of each debuff name suffers now).
 function _rt_check_penalties(rules, checks, roles, amounts, options) {
-  const penalties = Object.create(null), keys = [], said = [];
+  const penalties = new _rt_Dict(), keys = [], said = [];
   for (const use of checks) {
     if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
     const name = roles[use.role];
@@ -1527,7 +1556,7 @@ function _rt_lowered_checks(rules, amounts, name) {
 function _rt_fight_call(fn, positional, kw) {
   const args = [];
   for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
-  const options = Object.create(null);
+  const options = new _rt_Dict();
   for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
   args.push(options);
   return fn.apply(null, args);
@@ -1542,7 +1571,7 @@ function _rt_rule_call(rule, creature, track, kw) {
       kw.dice = _rt_no_dice();
       return rule[0](creature, track, kw);
     }
-    const options = Object.create(null);
+    const options = new _rt_Dict();
     let first = creature, second = track;
     for (const k of Object.keys(kw)) {
       if (k === positional[0]) first = kw[k];
@@ -1552,7 +1581,7 @@ function _rt_rule_call(rule, creature, track, kw) {
     options.dice = _rt_no_dice();
     return rule[0](first, second, options);
   }
-  const all = Object.create(null);
+  const all = new _rt_Dict();
   all[rule[1][0]] = creature;
   all[rule[1][1]] = track;
   for (const k of Object.keys(kw)) all[k] = kw[k];
@@ -1609,15 +1638,24 @@ function _rt_forbids_text(spec, procedureNames) {
   const unique = parts.filter((x, i) => parts.indexOf(x) === i);
   return unique.length ? `不能进行${unique.join('、')}` : '';
 }
-// The error of an action called without an option it requires, or with one it does not take
-// (fight_state.bad_options: Python's TypeError of the call), checked before the call.
-function _rt_check_call(spec, procedure, kwargs) {
+// `fn` (the action's procedure or its odds) called as _rt_fight_call calls it, after the check
+// that it is not called without an option it requires, nor with one it does not take
+// (fight_state.bad_options: Python's TypeError of the call): the keys are read once for both.
+function _rt_checked_call(spec, procedure, fn, kwargs) {
+  const positional = spec.positional, options = new _rt_Dict();
   let bad = false;
-  for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+  for (const k of Object.keys(kwargs)) {
+    if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+    if (positional.indexOf(k) < 0) options[k] = kwargs[k];
+  }
   for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
   if (bad) {
     throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
   }
+  const args = [];
+  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kwargs, positional[i]) ? kwargs[positional[i]] : undefined);
+  args.push(options);
+  return fn.apply(null, args);
 }
 function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
 
@@ -1628,24 +1666,25 @@ function _rt_shown_option(value) { return value === true ? '是' : value === fal
 // methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
 // fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
 
+const _RT_NONE = Object.freeze([]);  // an empty list, shared
 // A resolved action: which procedure, who played which role, its result, and the state that
 // changed the stats it was resolved with (one sentence each).
 class FightAction {
   constructor(procedure, roles, result, applied, used, plan) {
     this.procedure = procedure;
     this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
-    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
+    this.roles = Object.freeze(roles.map(r => Object.freeze([r[0], r[1]])));
     this.result = result;
     this.applied = Object.freeze(applied || []);
-    this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
+    this.used = used && used.length ? Object.freeze(used.map(u => Object.freeze([u[0], u[1], u[2]]))) : _RT_NONE;
     Object.freeze(this);
   }
   text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
   toDict() {
     const roles = {};
     for (const r of this.roles) roles[r[0]] = r[1];
-    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
-            used: this.used.map(u => u.slice())};
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: _rt_copy(this.applied),
+            used: this.used.map(u => _rt_copy(u))};
   }
   toJSON() { return this.toDict(); }
 }
@@ -1659,6 +1698,29 @@ function _rt_resolved_action(procedure, roles, result, applied, used, plan) {
   return action;
 }
 
+// The members an action is changing, by name, in the fight's order (apply): a fight has at most
+// MAX_MEMBERS, and scanning their names costs less than building a Map at every action.
+class _rt_Roster {
+  constructor(members) { this.list = _rt_copy(members); }
+  index(name) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) if (list[i].name === name) return i;
+    return -1;
+  }
+  get(name) { const i = this.index(name); return i < 0 ? undefined : this.list[i]; }
+  set(name, m) { this.list[this.index(name)] = m; }
+  names() { return this.list.map(m => m.name); }
+}
+// The name playing `role` among an action's [role, name] pairs (undefined: none).
+function _rt_role_name(roles, role) {
+  for (let i = 0; i < roles.length; i++) if (roles[i][0] === role) return roles[i][1];
+  return undefined;
+}
+// Whether any of `members` holds a condition.
+function _rt_any_conditions(members) {
+  for (let i = 0; i < members.length; i++) if (members[i].conditions.length) return true;
+  return false;
+}
 // A frozen array of `items` (frozen already: as it is; else a frozen copy).
 function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
 // Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
@@ -1862,8 +1924,7 @@ class Fight {
   // procedure's options (its other parameters and `dice`); the fight is unchanged.
   resolve(procedure, roles, options) {
     const prepared = this._prepare(procedure, roles, options);
-    _rt_check_call(prepared[0], procedure, prepared[1]);
-    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    const result = _rt_checked_call(prepared[0], procedure, prepared[0].call, prepared[1]);
     if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
       const priced = this._priced(prepared[0], prepared[5], result);
       prepared[4] = priced[0];
@@ -1894,7 +1955,7 @@ class Fight {
     if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
     const given = Object.keys(roles);
     // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
-    if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
+    if (given.length !== spec.roles.length || !_rt_has_all(roles, spec.roles)) {
       throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
     }
     options = _rt_fight_options(options);
@@ -1902,12 +1963,12 @@ class Fight {
     for (const key of keys) {
       if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
     }
-    const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
+    const found = new _rt_Dict();  // role -> member: every combatant named exists before anything is refused
     for (const r of given) found[r] = this.member(roles[r]);
     if (!this.relations.length && rules.turn === null) {
       // nothing changes their stats or applies to them, and no turn budget: their base stats, as
       // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
-      const kwargs = Object.create(null);
+      const kwargs = new _rt_Dict();
       let plain = true;
       for (const role of spec.roles) {
         const m = found[role];
@@ -1927,7 +1988,7 @@ class Fight {
     this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
     const plan = spec.action_from || spec.costs.length ? null  // else _priced
       : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
-    const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
+    const kwargs = new _rt_Dict(), supplied = new _rt_Dict(), suppliedKeys = [];
     const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
     for (const role of spec.roles) {
       const m = this.member(roles[role]);
@@ -1974,14 +2035,16 @@ class Fight {
       const x = m.modifiers[i];
       if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
         const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
-        return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
+        const modifiers = _rt_copy(m.modifiers);
+        modifiers[i] = merged;
+        return _rt_member_with(m, {modifiers: modifiers});
       }
     }
     if (m.modifiers.length >= MAX_MODIFIERS) {
       log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
       return m;
     }
-    return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
+    return _rt_member_with(m, {modifiers: _rt_append(m.modifiers, next)});
   }
   // The ruleset's recovery rule for a combatant whose counter grew.
   _recover(m, taken, log) {
@@ -2039,15 +2102,15 @@ function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id 
 function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
 function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
 function _rt_object(map) {
-  const out = Object.create(null);
+  const out = new _rt_Dict();
   for (const kv of map.entries()) out[kv[0]] = kv[1];
   return out;
 }
 // The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
 function _rt_fight_options(options) {
-  if (options === undefined || options === null) return Object.create(null);
+  if (options === undefined || options === null) return new _rt_Dict();
   if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-  const out = Object.create(null);
+  const out = new _rt_Dict();
   for (const k of Object.keys(options)) out[k] = options[k];
   return out;
 }
@@ -2062,21 +2125,21 @@ const _rt_APPLY = {
     const rules = this.rules;
     const spec = _rt_RESOLVED.has(action) ? rules.actions.get(action.procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
-    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
+    const roles = action.roles;  // [role, name] pairs, read by _rt_role_name
     const result = action.result;
-    const members = new Map(this.members.map(m => [m.name, m]));
-    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有${_rt_repr(name)}`, {key: name});
+    const members = new _rt_Roster(this.members);
+    for (const r of roles) if (members.index(r[1]) < 0) throw new OutOfBounds(`战斗中没有${_rt_repr(r[1])}`, {key: r[1]});
     let relations = null;  // made by the first relation effect (as fight.py)
     const log = [];
     const n = this.members.length;
     let names = null;  // the members' names in order, made by the first effect that needs them
     // whether a role holds a condition the action may use up or end
-    const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
+    const holding = _rt_any_conditions(this.members) && roles.some(r => members.get(r[1]).conditions.length);
     if (holding) this._end_used(action, spec, members, log);
     if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
     for (const e of spec.effects) {
       if (e.when && !result[e.when]) continue;
-      const who = roles.get(e.role);
+      const who = _rt_role_name(roles, e.role);
       let m = members.get(who);
       const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
       if (e.kind === 'counter') {
@@ -2105,7 +2168,7 @@ const _rt_APPLY = {
                                     {current: Math.min(before, total), gained: Math.max(0, total - before)}));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
-            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
+            m = _rt_member_with(m, {states: _rt_append(m.states, state).sort(_rt_text_cmp)});
             log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
           } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
             const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
@@ -2130,17 +2193,17 @@ const _rt_APPLY = {
         log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
       } else if (e.kind === 'state') {
         if (m.states.indexOf(e.key) < 0) {
-          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
+          members.set(who, _rt_member_with(m, {states: _rt_append(m.states, e.key).sort(_rt_text_cmp)}));
           log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
         }
       } else if (e.kind === 'condition') {
         const value = e.field ? amount : 1;
-        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        const source = e.other ? _rt_role_name(roles, e.other) || '' : '';
         if (names === null) names = this.members.map(x => x.name);
         members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
                                              source ? names.indexOf(source) : -1, log));
       } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
-        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
+        for (const name of e.duration === 'everyone' ? members.names() : [who]) {
           const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
           if (kept.length !== mm.conditions.length) {
             members.set(name, _rt_member_with(mm, {conditions: kept}));
@@ -2151,7 +2214,7 @@ const _rt_APPLY = {
         members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
       } else if (e.kind === 'relation') {
         if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
-        const held = roles.get(e.other);
+        const held = _rt_role_name(roles, e.other);
         const key = [e.key, who, held], k = key.join('\u0000');
         if (e.duration === 'start' && !relations.has(k)) {
           relations.set(k, key);
@@ -2163,8 +2226,8 @@ const _rt_APPLY = {
       }
     }
     if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
-    const changed = this.members.map(x => members.get(x.name));
-    if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
+    const changed = members.list;  // this call's own array, in the fight's order
+    if (relations === null && !this.relations.length && !_rt_any_conditions(changed)) {
       // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
       return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
     }
@@ -2297,13 +2360,13 @@ const _rt_SHOWN = {
       members: this.members.map(m => {
         const out = {
           name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          states: _rt_copy(m.states), modifiers: m.modifiers.map(x => x.toJSON()),
           conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
         if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
         if (m.lowered.length) out.lowered = pairs(m.lowered);
         return out;
       }),
-      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
+      relations: this.relations.map(r => _rt_copy(r)), log: _rt_copy(this.log),
     };
   },
   toJSON() { return this.toDict(); },
@@ -2415,7 +2478,7 @@ const _rt_BUDGET = {
     const spent = _rt_budget_add(turn, m.spent, cost);
     log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
     return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
-                       log: this.log.concat(log)});
+                       log: _rt_log_add(this._log, log)});
   },
   // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
   _new_turn(members, turn, log) {
@@ -2444,7 +2507,7 @@ for (const key of Object.keys(_rt_BUDGET)) {
 const _rt_CARRIED = {
   // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
   _active(m) {
-    const rules = this.rules, out = m.conditions.slice();
+    const rules = this.rules, out = _rt_copy(m.conditions);
     for (const r of this.relations) {
       const spec = rules.relation_specs.get(r[0]);
       if (spec === undefined) continue;
@@ -2503,7 +2566,7 @@ const _rt_CARRIED = {
     const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
     const by = source ? `，来自${source}` : '';
     log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
-    return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
+    return _rt_member_with(m, {conditions: _rt_append(kept, new _rt_Condition(cid, value, source, expires))});
   },
   // End the conditions the action used up, and those whose holder's part in it ends them.
   _end_used(action, spec, members, log) {
@@ -2536,7 +2599,7 @@ const _rt_CARRIED = {
         !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
       return this._with({log: _rt_log_add(this._log, log)});
     }
-    const members = this.members.slice();
+    const members = _rt_copy(this.members);
     let relations = this.relations;
     let current = null;  // the fight as the members and relations now stand (made again after a change)
     const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
@@ -2636,7 +2699,8 @@ function _rt_taken(rules, spec, before, after) {
 // the action (not one the action set) whose holder took what ends it.
 function _rt_end_on_taking(rules, before, members, log) {
   const old = new Map(before.map(m => [m.name, m]));
-  for (const [name, m] of members) {
+  for (const m of members.list) {
+    const name = m.name;
     if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
     const held = old.get(name).conditions;
     const kept = [];
@@ -2677,7 +2741,7 @@ function _rt_follow_lapsed(fight, members, lapsed, log) {
       if (kv[0] === 'condition') {
         members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
       } else if (m.states.indexOf(kv[1]) < 0) {
-        members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
+        members[i] = _rt_member_with(m, {states: _rt_append(m.states, kv[1]).sort(_rt_text_cmp)});
         log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
       }
       followed = true;
@@ -2915,10 +2979,10 @@ function _rt_until(rules, procedure, field, threshold, args) {
   if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
   args = args.slice();
   const last = args.length ? args[args.length - 1] : undefined;
-  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
+  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : new _rt_Dict();
   let maxAttacks = 200;
   if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
-  const kw = Object.create(null);
+  const kw = new _rt_Dict();
   const positional = spec.positional;
   for (let i = 0; i < args.length; i++) {
     if (i < positional.length) kw[positional[i]] = args[i];
@@ -2932,7 +2996,7 @@ function _rt_until(rules, procedure, field, threshold, args) {
 function _rt_is_plain(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype;
+  return proto === null || proto === Object.prototype || proto === _rt_Dict.prototype;
 }
 // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
 function _rt_state_threshold(rules, creature, track, limit, m) {
@@ -2975,14 +3039,14 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
   const start = m.track_points(track);
   const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
   if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
-  const others = Object.create(null);
+  const others = new _rt_Dict();
   for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
   const cache = new Map();
   const gains = total => {
     const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
     const key = JSON.stringify(seen.toDict());
     if (!cache.has(key)) {
-      const kw = Object.create(null);
+      const kw = new _rt_Dict();
       kw[target] = seen;
       for (const k of Object.keys(others)) kw[k] = others[k];
       for (const k of Object.keys(options)) kw[k] = options[k];
@@ -3048,7 +3112,7 @@ function _rt_plan_step(rules, names, raw) {
   }
   const endTurn = _rt_get_or(raw, 'end_turn', false);
   if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
-  const opts = Object.create(null);
+  const opts = new _rt_Dict();
   for (const key of Object.keys(options)) opts[key] = options[key];
   return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
                         end_turn: endTurn});
@@ -3268,8 +3332,7 @@ class _rt_PlanChain {
       cacheKey = null;
     }
     if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
-    _rt_check_call(spec, procedure, kwargs);
-    const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
+    const odds = _rt_checked_call(spec, procedure, spec.odds, kwargs);
     if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
     const fields = odds.fields, wanted = this.read.get(procedure);
     const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));

@@ -15,6 +15,14 @@
 // Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
 // SealDice's engine.
 
+// ---- dictionaries keyed by a caller's text ----
+// `new _rt_Dict()`: an object with no inherited property (its prototype is an empty frozen object
+// whose own prototype is null), so a key such as "__proto__" or "constructor" is an own key like
+// any other, as in Object.create(null); unlike Object.create(null), whose objects V8 keeps in its
+// slow dictionary mode, it gets V8's fast properties (filling and enumerating one costs a third).
+function _rt_Dict() {}
+_rt_Dict.prototype = Object.freeze(Object.create(null));
+
 // ---- errors (core.py) ----
 // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
 // them); toJSON() is toDict(), the Python package's to_dict().
@@ -55,7 +63,7 @@ function _rt_type_name(value) {
   if (typeof value === 'function') return '函数';
   if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
   const proto = Object.getPrototypeOf(value);
-  if (proto === null || proto === Object.prototype) return '映射';
+  if (proto === null || proto === Object.prototype || proto === _rt_Dict.prototype) return '映射';
   return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
 }
 // A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
@@ -954,7 +962,7 @@ class OddsBuilder {
 // The result has no prototype: a property another script added to Object.prototype (a shared
 // engine such as SealDice's) can never stand in for an option that was not given.
 function _rt_options(options, keys) {
-  const out = Object.create(null);
+  const out = new _rt_Dict();
   if (options === undefined || options === null) return out;
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
