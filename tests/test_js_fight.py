@@ -388,12 +388,13 @@ def _damaged(data: dict[str, Any], m: Any) -> list[Any]:
     out: list[Any] = [[], "fight", {**data, "extra": 1}, {**data, "turn": -1}, {**data, "turn": "3"},
                       {**data, "turn": 1_000_001}, {**data, "turn": 2.5}, {**data, "members": []},
                       {**data, "members": "甲"}, {**data, "log": "text"}, {**data, "log": ["x" * 501]},
+                      {**data, "log": ["\U0001d49c" * 501]},
                       {**data, "log": ["ok"] * 1001}, {**data, "relations": [["nope", "甲", "乙"]]},
                       {k: v for k, v in data.items() if k != "members"}]
     first = data["members"][0]
     name = first["name"]
     member_changes: list[dict[str, Any]] = [
-        {"name": "a\u202eb"}, {"name": "x" * 101}, {"name": ""}, {"name": 5}, {"stats": {"nope": 1}},
+        {"name": "a\u202eb"}, {"name": "x" * 101}, {"name": "\U0001d49c" * 101}, {"name": ""}, {"name": 5}, {"stats": {"nope": 1}},
         {"stats": []}, {"stats": {"size": 10 ** 12}}, {"counters": {"nope": 1}}, {"counters": {"x": True}},
         {"states": ["nope"]}, {"states": "x"}, {"modifiers": [["x", 1, 5]]}, {"modifiers": [[1, 1, 5, "x"]]},
         {"conditions": [["nope", 1, "", -1]]}, {"conditions": [[1, 2]]}, {"extra": 1},
@@ -436,6 +437,8 @@ def test_js_fight_stored_fights_round_trip_and_damaged_ones_are_refused(request:
         rng = random.Random(f"jsfight-stored-{ruleset}")
         fights = [Sequence(m, rng, 25) for _ in range(3)]
         stored = [s.fight.to_dict() for s in fights]
+        # lines of 500 characters, one of them 1,000 UTF-16 units long: within MAX_LOG_LINE as Python counts
+        stored.append({**stored[0], "log": ["\U0001d49c" * 500, "x" * 500, *stored[0]["log"]][:1000]})
         sequences = [[{"op": "load", "data": json.loads(json.dumps(d, ensure_ascii=False))}] for d in stored]
         damaged = [d for data in stored[:1] for d in _damaged(json.loads(json.dumps(data, ensure_ascii=False)), m)]
         sequences += [[{"op": "load", "data": d}] for d in damaged]

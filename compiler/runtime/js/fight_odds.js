@@ -180,7 +180,7 @@ function expected_attacks(marginal, threshold) {
 // attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
 function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
   _rt_chain_check(threshold, maxAttacks);
-  if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
+  if (typeof field !== 'string' || _rt_over(field, 100)) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
   const result = odds();
   if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果${_rt_repr(field)}`, {key: field});
   const marginal = result.marginal(field);

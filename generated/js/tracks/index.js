@@ -1143,11 +1143,15 @@ function _rt_hidden(cp) {
   }
   return false;
 }
-// How many characters (code points, as Python's len) a string has.
-function _rt_chars(text) {
+// Whether a string has more than `limit` characters (code points, as Python's len counts them).
+// Its UTF-16 length bounds that count from above: a text no longer than `limit` units is not
+// counted (a stored fight's thousand log lines are read at every chat message; goja iterates a
+// string by code points slowly).
+function _rt_over(text, limit) {
+  if (text.length <= limit) return false;
   let n = 0;
-  for (const _c of text) n++;  // eslint-disable-line no-unused-vars
-  return n;
+  for (const _c of text) if (++n > limit) return true;  // eslint-disable-line no-unused-vars
+  return false;
 }
 // Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
 function _rt_text_less(a, b) {
@@ -1273,8 +1277,7 @@ function _rt_line(text) {
 function _rt_check_name(name) {
   let ok = typeof name === 'string';
   if (ok) {
-    const n = _rt_chars(name);
-    ok = n >= 1 && n <= MAX_NAME;
+    ok = name.length >= 1 && !_rt_over(name, MAX_NAME);
     if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
   }
   if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
@@ -1310,7 +1313,7 @@ function _rt_int(value, what, lo, hi) {
   return value;
 }
 function _rt_text(value, what, limit) {
-  if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
+  if (typeof value !== 'string' || _rt_over(value, limit)) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
   return value;
 }
 function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
@@ -2954,7 +2957,7 @@ function expected_attacks(marginal, threshold) {
 // attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
 function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
   _rt_chain_check(threshold, maxAttacks);
-  if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
+  if (typeof field !== 'string' || _rt_over(field, 100)) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
   const result = odds();
   if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果${_rt_repr(field)}`, {key: field});
   const marginal = result.marginal(field);
