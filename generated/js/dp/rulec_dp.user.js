@@ -1826,8 +1826,11 @@ class Fight {
   effective(name) { return this._effective(this.member(name)); }
   _effective(m, debuffs, applying) {
     const rules = this.rules, at = debuffs === false ? 2 : 1;
-    if (applying !== undefined && applying !== null) {
-      return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
+    if (applying !== undefined && applying !== null) {  // only a condition that changes a stat changes them
+      const changing = applying.filter(cs => cs[1].sets.length || cs[1].adds.length || cs[1].as_states.length);
+      if (changing.length) return this._effective_made(m, changing, debuffs === false ? [] : this._debuffs(m));
+      // (昏迷 forbids actions, it sets none): the stats with no condition applying, remembered below (a
+      // condition of no scope applies to every action, so none of those changes a stat either)
     }
     // what applies depends only on the member (immutable), the relations and the rules: remembered
     let kept = _rt_EFFECTIVE.get(m);

@@ -50,6 +50,8 @@ class Stats:
         lowered = self._lowered(m) if debuffs else ()
         if applying is None:
             applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
+        if applying:  # only a condition that changes a stat changes them (昏迷 forbids actions, it sets none)
+            applying = [ca for ca in applying if ca[1].sets or ca[1].adds or ca[1].as_states]
         if not m.modifiers and not m.states and not lowered and not applying and not m.resources:
             return m.base
         key = (id(m.base), id(m.modifiers), m.states, lowered, m.resources)  # all it depends on, no condition applying
