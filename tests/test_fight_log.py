@@ -37,3 +37,29 @@ def test_a_log_made_from_lines_keeps_the_last_max_log() -> None:
     lines = tuple(str(i) for i in range(MAX_LOG + 7))
     assert Log.of(lines).lines() == lines[-MAX_LOG:]
     assert Log.of(()).extended([]) is not None and Log.of(()).lines() == ()
+
+
+def test_since_gives_the_lines_written_after_an_earlier_log_even_when_full() -> None:
+    """`Log.since` (Fight.log_since): what a later log holds that an earlier one it was extended
+    from did not, counted by the lines written (the lengths stop growing at MAX_LOG), through
+    reads, rebases and branches; none for the same log or a later one."""
+    rng = random.Random(35)
+    logs: list[tuple[Log, list[str]]] = [(EMPTY_LOG, [])]
+    for step in range(4000):
+        log, written = logs[rng.randrange(len(logs))] if rng.random() < 0.1 else logs[-1]
+        added = [f"{step}-{k}" for k in range(rng.choice((0, 1, 1, 2, 3, 40)))]
+        later = log.extended(added)
+        if rng.random() < 0.3:
+            later.lines()  # read: the next extension rebases
+        assert later.since(log) == tuple(added[-MAX_LOG:])
+        assert later.written == log.written + len(added)
+        logs.append((later, written + added))
+        logs = logs[-50:]
+    first, first_written = logs[0]
+    for log, written in logs[1:]:
+        if written[:len(first_written)] == first_written:  # extended from the first (no branch between)
+            assert log.since(first) == tuple(written[len(first_written):][-MAX_LOG:])
+            assert first.since(log) == ()
+        assert log.since(log) == ()
+    restored = Log.of(logs[-1][0].lines())  # a fight read back from its stored lines counts from them
+    assert restored.extended(["x"]).since(restored) == ("x",)

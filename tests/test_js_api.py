@@ -328,3 +328,33 @@ def test_keys_named_like_inherited_properties_are_plain_keys(built: Path) -> Non
     for key, g in zip(INHERITED_NAMES, got[0::4]):
         assert f"未知的选项“{key}”" in g["message"], g
     assert got[-1] == {"value": [None, True, "function"]}, got[-1]
+
+
+def test_log_since_gives_a_commands_lines_once_the_log_is_full(d20: Any, built: Path) -> None:
+    """Fight.log_since in both languages: the lines a step added, past MAX_LOG lines too (where the
+    log's length no longer grows), from a fight read back from its stored dict as well; none
+    between a fight and itself; anything but a Fight refused."""
+    m = d20
+    f = m.start_fight({"甲": m.Combatant(), "乙": m.Combatant()})
+    for _ in range(2100):
+        f = f.next_turn()
+    g = f.next_turn()
+    h = g.next_turn()
+    r = m.fight_from_dict(json.loads(json.dumps(h.to_dict())))
+    s = r.next_turn().next_turn()
+    expected = [len(f.log), list(g.log_since(f)), list(h.log_since(f)), list(h.log_since(h)), list(f.log_since(g)),
+                list(s.log_since(r))]
+    assert expected[0] == 1000 and expected[2] and expected[5]
+    js = ("(() => { let f = m.start_fight({甲: new m.Combatant(), 乙: new m.Combatant()}); "
+          "for (let i = 0; i < 2100; i++) f = f.next_turn(); const g = f.next_turn(), h = g.next_turn(); "
+          "const r = m.fight_from_dict(JSON.parse(JSON.stringify(h.toDict()))), s = r.next_turn().next_turn(); "
+          "return [f.log.length, g.log_since(f), h.log_since(f), h.log_since(h), f.log_since(g), s.log_since(r)]; })()")
+    got = run_js(built / "js" / "d20" / "index.js", [js, "m.start_fight({甲: new m.Combatant()}).log_since({})"])
+    assert got[0] == {"value": expected}, got[0]
+    assert got[1].get("error") == "out-of-bounds", got[1]
+    try:
+        f.log_since({})  # type: ignore[arg-type]
+    except m.RuleError as exc:
+        assert (exc.code, exc.message) == (got[1]["error"], got[1]["message"])
+    else:
+        raise AssertionError("Python took a dict for a Fight")

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
+from rulec.runtime.fight_state import MAX_LOG
 from test_sealdice import NODE, SEALDICE, _files, run_node, run_quickjs
 
 KEY = "fight:QQ-Group:1"
@@ -57,14 +58,14 @@ def _python(dp: Any) -> Tuple[List[str], List[str], List[Dict[str, Any]]]:
         action, after = fight.act(procedure, roles, dice=dp.SeededDice(SEED), **options)
         weapon = f"（{dp.get_weapon(options['weapon']).name}）" if "weapon" in options else ""
         head = "→".join(roles.values()) + "：" + dp.PROCEDURE_INFO[procedure]["name"] + weapon
-        lines = [head, action.text(), *[f"· {x}" for x in after.log[len(fight.log):]], *statuses(after)]
+        lines = [head, action.text(), *[f"· {x}" for x in after.log_since(fight)], *statuses(after)]
         fight = after
         return "\n".join(lines)
 
     def next_turn() -> str:
         nonlocal fight
         after = fight.next_turn()
-        lines = [f"第{after.round}轮，轮到{after.actor}", *[f"· {x}" for x in after.log[len(fight.log):]],
+        lines = [f"第{after.round}轮，轮到{after.actor}", *[f"· {x}" for x in after.log_since(fight)],
                  *statuses(after)]
         fight = after
         return "\n".join(lines)
@@ -109,6 +110,27 @@ def test_a_fight_survives_a_restart_and_matches_python(built: Path, tmp_path: Pa
     assert second["replies"] == after
     assert second["replies"][0] == first["replies"][-1]  # the same fight after the restart
     assert second["store"]["rulec-fight"][KEY] == ""  # .end dropped it
+
+
+@node
+def test_a_fight_whose_log_is_full_still_shows_what_each_command_adds(built: Path, tmp_path: Path, dp: Any) -> None:
+    """A stored fight whose log holds its MAX_LOG lines drops one for each it adds: the replies
+    show the lines each command added all the same (the plugin read `log.slice(before)`, which
+    showed none once the log was full), as the Python package's `log_since` gives them."""
+    fight = dp.start_fight({"甲": dp.Combatant.from_dict({"力量": 5, "武技": 8}),
+                            "乙": dp.Combatant.from_dict({"基础防御": 8, "盔甲防御": 2, "察觉": True})})
+    while len(fight.log) < MAX_LOG:
+        fight = fight.next_turn()
+    assert len(fight.log) == MAX_LOG
+    store = {"rulec-fight": {KEY: json.dumps({"ruleset": "dp", "fight": fight.to_dict()}, ensure_ascii=False)}}
+    action, hit = fight.act("attack", {"attacker": "甲", "defender": "乙"}, weapon="拳", dice=dp.SeededDice(SEED))
+    turned = hit.next_turn()
+    again = turned.next_turn()  # one of the two starts a round: a line
+    expected = [[f"· {x}" for x in b.log_since(a)] for a, b in ((fight, hit), (hit, turned), (turned, again))]
+    assert expected[0] and (expected[1] or expected[2]) and len(again.log) == MAX_LOG
+    out = run_node(_dp_files(built, tmp_path), [".hit 甲 乙 拳", ".next", ".next"], store)
+    shown = [[x for x in reply.splitlines() if x.startswith("· ")] for reply in out["replies"]]
+    assert shown == expected, out["replies"]
 
 
 @node

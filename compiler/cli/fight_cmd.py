@@ -101,7 +101,7 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
         info = module.PROCEDURE_INFO[act["procedure"]]
         by_name = {pname: pid for pid, pname, _ in info["params"]}
         kwargs = {by_name.get(k, k): v for k, v in (act.get("args") or {}).items()}
-        before = len(fight.log)
+        before = fight
         result = error = None
         action: Any = None
         reason = ""
@@ -125,14 +125,14 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
                 echo(action.text(gm=True))
             elif reason:
                 echo(say("fight.refused", reason=reason))
-            for line in fight.log[before:]:
+            for line in fight.log_since(before):
                 echo(f"  · {line}")
             for m in fight.members:
                 echo(f"  {fight.status(m.name)}")
         if act.get("next_turn"):
-            before = len(fight.log)
+            before = fight
             fight = fight.next_turn()
             if show:
-                for line in fight.log[before:]:
+                for line in fight.log_since(before):
                     echo(f"  · {line}")
     return problems + _check_state(doc, module, fight), refused, fight

@@ -120,6 +120,14 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
         """The last `MAX_LOG` lines said of the fight, oldest first."""
         return self._log.lines()
 
+    def log_since(self, earlier: "Fight") -> Tuple[str, ...]:
+        """The lines said of the fight since `earlier`, the fight this one was made from (by `act`,
+        `apply`, `next_turn`, ...): what a bot shows after a command. Not `log[len(earlier.log):]`,
+        which is empty once the log holds its `MAX_LOG` lines and drops one for each it adds."""
+        if not isinstance(earlier, Fight):
+            raise OutOfBounds("log_since 需要本场战斗之前的一个 Fight", key="earlier")
+        return self._log.since(earlier._log)
+
     # ---- reading ----
     @property
     def round(self) -> int:

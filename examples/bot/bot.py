@@ -198,7 +198,7 @@ def _fight_command(parts: List[str], chat: str, seed: Optional[int]) -> str:
     module = _ruleset(ruleset)
     fight = module.fight_from_dict(json.loads(stored))
     lines: List[str] = []
-    before = len(fight.log)
+    before = fight
     if parts[0] == ".hit":
         if len(parts) < 4 or "=" in parts[3]:
             return "用法：.hit 攻击者 防御者 武器 [选项=值 ...]"
@@ -211,7 +211,7 @@ def _fight_command(parts: List[str], chat: str, seed: Optional[int]) -> str:
     elif parts[0] == ".next":
         fight = fight.next_turn()
         lines.append(f"第{fight.round}轮，轮到{fight.actor}")
-    lines += [f"· {line}" for line in fight.log[before:]]
+    lines += [f"· {line}" for line in fight.log_since(before)]  # not log[n:]: a full log drops a line for each it adds
     lines += [fight.status(m.name) for m in fight.members]
     FIGHTS[chat] = (ruleset, json.dumps(fight.to_dict(), ensure_ascii=False))
     return "\n".join(lines)

@@ -244,7 +244,7 @@
       return ['已删除本群无法读取的战斗记录'];
     }
     if (found === null) return ['本群还没有战斗：先用 .fight 开始（.fight help 查看用法）'];
-    var entry = found.entry, fight = found.fight, before = fight.log.length, lines = [];
+    var entry = found.entry, fight = found.fight, before = fight, lines = [];
     if (command === 'end') {
       drop(key);
       return ['战斗结束（' + turnLine(fight).split('，')[0] + '）'].concat(statuses(fight));
@@ -264,7 +264,8 @@
       fight = fight.next_turn();
       lines.push(turnLine(fight));
     }
-    lines = lines.concat(fight.log.slice(before).map(function (l) { return '· ' + l; }), statuses(fight));
+    // the lines this command added (log_since: a full log drops a line for each it adds)
+    lines = lines.concat(fight.log_since(before).map(function (l) { return '· ' + l; }), statuses(fight));
     save(key, entry, fight);
     return lines;
   }

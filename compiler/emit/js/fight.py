@@ -207,6 +207,7 @@ _DTS_FIGHT = [
        "act<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
        "...options: FightOptions<P>): [FightAction<FightProcedures[P]['result']>, Fight]; "
        "apply(action: FightAction): Fight; next_turn(): Fight; remove_state(name: string, state: string): Fight; "
+       "log_since(earlier: Fight): ReadonlyArray<string>; "
        "ready(name: string, action: string): Fight; left(name: string): string; "
        "status(name: string): string; resource(name: string, resource: string): number; "
        "until_state<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "

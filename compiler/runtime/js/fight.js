@@ -82,17 +82,26 @@ function _rt_trusted(cls, values) {
 // lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
 // line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
 // actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
+// `written` counts every line written to it, those dropped past MAX_LOG too (Log.written of the
+// Python runtime): what a later log holds that an earlier one did not is told by it (`since`).
 class _rt_Log {
-  constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
+  constructor(buf, start, end, written) {
+    this.buf = buf; this.start = start; this.end = end; this.written = written; this.shown = null;
+  }
   static of(lines) {
     if (lines instanceof _rt_Log) return lines;
     lines = lines || [];
     const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
-    return new _rt_Log(buf, 0, buf.length);
+    return new _rt_Log(buf, 0, buf.length, lines.length);
   }
   lines() {
     if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
     return this.shown;
+  }
+  // The lines written after `earlier` (a log this one was extended from), as many as it still holds.
+  since(earlier) {
+    const n = Math.min(this.written - earlier.written, this.end - this.start);
+    return n > 0 ? Object.freeze(this.buf.slice(this.end - n, this.end)) : _RT_NONE;
   }
 }
 // `log` with `lines` added (at most MAX_LOG kept).
@@ -104,7 +113,7 @@ function _rt_log_add(log, lines) {
   let end = buf.length;
   if (end - start > MAX_LOG) start = end - MAX_LOG;
   if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
-  return new _rt_Log(buf, start, end);
+  return new _rt_Log(buf, start, end, log.written + lines.length);
 }
 // A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
 // to set than a non-enumerable property, at every step of every action), read through getters.
@@ -123,6 +132,13 @@ class Fight {
   get rules() { return this[_rt_RULES]; }
   get _log() { return this[_rt_LOG]; }
   get log() { return this._log.lines(); }
+  // The lines said of the fight since `earlier`, the fight this one was made from (by act, apply,
+  // next_turn, ...): what a bot shows after a command. Not log.slice(earlier.log.length), which is
+  // empty once the log holds its MAX_LOG lines and drops one for each it adds (fight.py log_since).
+  log_since(earlier) {
+    if (!(earlier instanceof Fight)) throw new OutOfBounds('log_since 需要本场战斗之前的一个 Fight', {key: 'earlier'});
+    return this._log.since(earlier._log);
+  }
 
   // ---- building ----
   // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.

@@ -267,22 +267,32 @@ class Log:
     fight's actions cost more than a short one's); `lines()` reads back through the links once
     and keeps the tuple; a log that holds twice `MAX_LOG` lines, or is extended after being read,
     starts again from its last lines. Immutable as seen from outside (`lines()` is a pure function
-    of what it holds)."""
+    of what it holds). `written` counts every line written to it, those dropped past MAX_LOG too:
+    what a later log holds that an earlier one did not (`since`) is told by it, not by the lengths,
+    which stop growing once the log is full."""
 
-    __slots__ = ("added", "before", "size", "_lines")
+    __slots__ = ("added", "before", "size", "written", "_lines")
 
-    def __init__(self, added: Tuple[str, ...], before: Optional["Log"], size: int) -> None:
+    def __init__(self, added: Tuple[str, ...], before: Optional["Log"], size: int, written: int) -> None:
         self.added = added  # the lines of this link
         self.before = before  # the log it extends
         self.size = size  # the lines of the whole chain (up to 2 x MAX_LOG)
+        self.written = written  # the lines ever written to it (from its first, or from those it was read back with)
         self._lines: Optional[Tuple[str, ...]] = None
 
     @classmethod
-    def of(cls, lines: Tuple[str, ...]) -> "Log":
+    def of(cls, lines: Tuple[str, ...], written: Optional[int] = None) -> "Log":
         kept = lines[-MAX_LOG:]
-        log = cls(kept, None, len(kept))
+        log = cls(kept, None, len(kept), len(lines) if written is None else written)
         log._lines = kept
         return log
+
+    def since(self, earlier: "Log") -> Tuple[str, ...]:
+        """The lines written to this log after `earlier` (a log this one was extended from), as many
+        of them as it still holds."""
+        lines = self.lines()
+        n = min(self.written - earlier.written, len(lines))
+        return lines[len(lines) - n:] if n > 0 else ()
 
     def lines(self) -> Tuple[str, ...]:
         """The last `MAX_LOG` lines, oldest first."""
@@ -303,13 +313,13 @@ class Log:
         if not added:
             return self
         if self._lines is not None and self.before is not None:
-            base = Log.of(self._lines)  # read already: link to its lines, not to the chain behind them
+            base = Log.of(self._lines, self.written)  # read already: link to its lines, not to the chain behind them
         else:
             base = self
-        size = base.size + len(added)
+        size, written = base.size + len(added), self.written + len(added)
         if size > 2 * MAX_LOG:
-            return Log.of(base.lines() + tuple(added))
-        return Log(tuple(added), base, size)
+            return Log.of(base.lines() + tuple(added), written)
+        return Log(tuple(added), base, size, written)
 
 
 EMPTY_LOG = Log.of(())
