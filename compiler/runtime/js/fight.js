@@ -12,18 +12,18 @@ class FightAction {
   constructor(procedure, roles, result, applied, used, plan) {
     this.procedure = procedure;
     this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
-    this.roles = Object.freeze(roles.map(r => Object.freeze([r[0], r[1]])));
+    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
     this.result = result;
     this.applied = Object.freeze(applied || []);
-    this.used = used && used.length ? Object.freeze(used.map(u => Object.freeze([u[0], u[1], u[2]]))) : _RT_NONE;
+    this.used = used && used.length ? Object.freeze(used.map(u => Object.freeze(u.slice()))) : _RT_NONE;
     Object.freeze(this);
   }
   text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
   toDict() {
     const roles = {};
     for (const r of this.roles) roles[r[0]] = r[1];
-    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: _rt_copy(this.applied),
-            used: this.used.map(u => _rt_copy(u))};
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
+            used: this.used.map(u => u.slice())};  // (as given: an action built by hand too)
   }
   toJSON() { return this.toDict(); }
 }
