@@ -1548,10 +1548,14 @@ function _rt_lowered_checks(rules, amounts, name) {
 // A procedure called with Python's keyword arguments: its positional parameters (by name) in
 // order, everything else in the trailing options object (no prototype: no key reaches one).
 function _rt_fight_call(fn, positional, kw) {
-  const args = [];
-  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
   const options = new _rt_Dict();
   for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
+  return _rt_call_with(fn, positional, kw, options);
+}
+// `fn` called with `kw`'s values of its `positional` parameters, in their order, then `options`.
+function _rt_call_with(fn, positional, kw, options) {
+  const args = [];
+  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
   args.push(options);
   return fn.apply(null, args);
 }
@@ -1646,10 +1650,7 @@ function _rt_checked_call(spec, procedure, fn, kwargs) {
   if (bad) {
     throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
   }
-  const args = [];
-  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kwargs, positional[i]) ? kwargs[positional[i]] : undefined);
-  args.push(options);
-  return fn.apply(null, args);
+  return _rt_call_with(fn, positional, kwargs, options);
 }
 function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
 
