@@ -1,9 +1,10 @@
 """A one-shot build takes the rows of a big table's unchanged runs — the pages' Markdown and HTML
-rows and the JavaScript module's data rows — from the files the build replaces, where the last
-build recorded they landed (`memo.Place`, `reuse.place`, `PreviousOutputs.regions`): only while
-every file the record names still hashes to it; and the Python package's unchanged rows files
-(`Memo.text`, each checked against its recorded digest). So the tree it writes is byte for byte
-a fresh build's whatever was edited or tampered with."""
+rows — from the files the build replaces, where the last build recorded they landed
+(`memo.Place`, `reuse.place`, `PreviousOutputs.regions`): only while every file the record names
+still hashes to it; and the Python package's unchanged rows files (`Memo.text`, each checked
+against its recorded digest), whose text the JavaScript module holds too (a table of more than
+`ROW_CHUNK` entries; a smaller one's JavaScript rows are placed runs as the pages' are). So the
+tree it writes is byte for byte a fresh build's whatever was edited or tampered with."""
 
 from __future__ import annotations
 
@@ -27,15 +28,19 @@ from rulec.memo import Memo, Place, Stored, mark
 ENTRIES = 1400  # about 45 runs (memo.RUN entries each on average), three rows files (model.ROW_CHUNK each), 80 KB
 
 
-@pytest.fixture
-def rules(tmp_path: Path) -> Path:
-    """The tests' mini ruleset with a weapons table of ENTRIES entries."""
+def _mini(tmp_path: Path, entries: int) -> Path:
+    """The tests' mini ruleset with a weapons table of `entries` entries."""
     out = tmp_path / "rules" / "mini"
     shutil.copytree(folder("mini"), out)
-    lines = [f"  - {{id: w{i:04d}, name: 武器{i}, damage: {i % 5}, notes: 第{i}件}}" for i in range(ENTRIES)]
+    lines = [f"  - {{id: w{i:04d}, name: 武器{i}, damage: {i % 5}, notes: 第{i}件}}" for i in range(entries)]
     with (out / "weapons.yaml").open("a", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
     return out.parent
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    return _mini(tmp_path, ENTRIES)
 
 
 def _tree(out: Path) -> dict[str, bytes]:
@@ -94,12 +99,32 @@ def test_an_edit_remakes_the_rows_of_its_run_only(rules: Path, tmp_path: Path, m
     out = tmp_path / "out"
     _edit(rules / "mini" / "weapons.yaml", "第801件", f"第801件{tmp_path.name}")  # bytes no other test loads
     first = _build(rules, out, monkeypatch)  # (page rows may come from the tests' cache)
-    assert first["js"] >= ENTRIES and first["py"] == 3
+    assert first["js"] == 0 and first["py"] == 3  # the JavaScript module holds the rows files' text
     _edit(rules / "mini" / "weapons.yaml", "第800件", "第800件（改）")
     again = _build(rules, out, monkeypatch)
-    assert again["page"] < ENTRIES // 10 and 0 < again["js"] < ENTRIES // 10  # the edited run's rows (or the cache's)
-    assert again["py"] == 1  # the rows file holding the edited entry
+    assert again["page"] < ENTRIES // 10 and again["js"] == 0  # the edited run's rows (or the cache's)
+    assert again["py"] == 1  # the rows file holding the edited entry (for both packages)
     assert again["whole"] == 0  # the edited file spliced into its previous version's document
+    assert _tree(out) == _fresh(rules, tmp_path)
+
+
+def test_the_javascript_rows_of_a_smaller_table_are_placed_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of at most ROW_CHUNK entries has its JavaScript rows written out, one a line: a
+    one-shot build takes its unchanged runs from the module it replaces, and none once that
+    module changed."""
+    entries = py_model.ROW_CHUNK - 100
+    rules, out = _mini(tmp_path, entries), tmp_path / "out"
+    _edit(rules / "mini" / "weapons.yaml", "第301件", f"第301件{tmp_path.name}")
+    assert _build(rules, out, monkeypatch)["js"] >= entries
+    _edit(rules / "mini" / "weapons.yaml", "第300件", "第300件（改）")
+    assert 0 < _build(rules, out, monkeypatch)["js"] < entries // 4  # the edited run's
+    assert _tree(out) == _fresh(rules, tmp_path)
+    module = out / "js" / "mini" / "index.js"
+    data = module.read_bytes()
+    assert '"武器30"'.encode() in data
+    module.write_bytes(data.replace('"武器30"'.encode(), '"武器3X"'.encode(), 1))  # its size kept
+    _edit(rules / "mini" / "weapons.yaml", "第200件", "第200件（改）")
+    assert _build(rules, out, monkeypatch)["js"] >= entries  # the changed module gives none
     assert _tree(out) == _fresh(rules, tmp_path)
 
 
@@ -127,9 +152,9 @@ def test_rows_are_never_taken_from_a_changed_file(rules: Path, tmp_path: Path, m
     made = _build(rules, out, monkeypatch)
     # the record naming the changed file is refused whole (both pages are one record); the others hold
     kind = victim.rsplit(".", 1)[1]
-    assert given == {rel: victim not in given or rel.endswith(".js") != (kind == "js") for rel in given}
-    assert len(given) == 3
-    assert (made["js"] >= ENTRIES) == (kind == "js")  # JavaScript rows are never in the store: made again
+    assert given == {rel: victim not in given for rel in given}
+    assert set(given) == {"reference/mini.md", "reference/mini.html"}  # the JavaScript rows are the rows files'
+    assert made["js"] == 0
     assert made["py"] == (2 if kind == "json" else 1)  # the edited entry's rows file, and a changed one
     assert _tree(out) == _fresh(rules, tmp_path)
 

@@ -17,6 +17,7 @@ from ...messages import say
 from ...ir import Ruleset
 from ...memo import current
 from ...steps import kind_for
+from ..python.model import by_columns
 from ..python.package import _entry_table
 from ..python.procedures import camel
 from ..shape import fight_shape, kept_text
@@ -42,10 +43,13 @@ CORE_RUNTIME = ("runtime.js", "sources.js", "engines.js", "odds.js", "calls.js")
 def runtime_files(rs: Ruleset) -> list[str]:
     """The runtime files (compiler/runtime/js/) the module carries: the core every module has
     (`CORE_RUNTIME`, in this order), then those its step kinds declare (`StepKind.runtime_js`),
-    geometry.js for its geometry helpers, and the fight's."""
+    geometry.js for its geometry helpers, columns.js for a table kept by column (emit/js/model.py),
+    and the fight's."""
     extra = {f for p in rs.procedures for s in p.steps for f in kind_for(s).runtime_js}
     if any(h.module == "geometry" for h in rs.helpers):
         extra.add("geometry.js")
+    if any(by_columns(t) for t in rs.tables):
+        extra.add("columns.js")
     fight = FIGHT_RUNTIME if rs.fight is not None else []
     if "initiative" in rs.features:
         fight = [*fight, "initiative.js"]

@@ -78,6 +78,21 @@ def _escaped(json_text: str) -> str:
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029<>\ufeff\u200b-\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
+# JSON's tokens, and the spaces and line ends between them: text made of these alone is a value,
+# never code (no name but true, false and null, no call, no operator but a number's sign).
+_JSON_TOKENS = re.compile(r'(?:"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"|[\[\]{},: \n]'
+                          r'|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null)*+')
+
+
+def data_text(json_text: str) -> Js:
+    """JSON text of plain data (a rows file of the Python package, emit/python/model.py
+    `rows_file`) as a JavaScript expression: refused unless it is JSON's tokens alone, so that it
+    holds no code whoever made it; then each line `_escaped`, as every data row is (a JSON string
+    holds no line end: the text's own are between its values)."""
+    if not isinstance(json_text, str) or _JSON_TOKENS.fullmatch(json_text) is None:
+        raise UnquotedValue(f"not JSON data: {json_text!r:.80}")
+    return Js("\n".join(map(_escaped, json_text.rstrip("\n").split("\n"))))
+
 
 def literal(value: object) -> Js:
     """A literal for plain data: None (null), booleans, safe integers, text, tuples and lists (arrays)."""

@@ -14,8 +14,8 @@ from ...ir import FieldDecl, Ruleset, Table
 from ...memo import Place, Stored, current
 from ...validate.scopes import class_name
 from ..shape import placed_text, shape
-from ..python.model import entry_id, formula_functions, row_keys, run_rows, table_order
-from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, reread, string
+from ..python.model import by_columns, chunk_files, entry_id, formula_functions, row_keys, run_rows, table_order
+from .code import Js, Writer, comment, comment_text, data_lines, data_text, join, js, literal, name, reread, string
 from .expr import JsExpr, Names, prop, ruling_constant
 from .procedures import getter
 
@@ -161,6 +161,10 @@ def _nothing(found: object) -> None:  # pragma: no cover - a run of code text is
     return None
 
 
+def _chunk_text(text: str) -> Js:
+    return js("{},", data_text(text))
+
+
 def _table(t: Table, w: Writer, rid: str) -> None:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     w.line()
@@ -183,15 +187,22 @@ def _table(t: Table, w: Writer, rid: str) -> None:
     w.line(js("const {} = new {}([{}], false);", name(f"_NO_{class_name(t.id).upper()}"), cls, join(", ", placeholder)))
     rows = name(f"_{t.id.upper()}_ROWS")
     w.line(js("const {} = new Map();", rows))
-    w.line(Js("for (const r of ["))
-    indent = "  " * (w.level + 1)
-    # A run's rows are code: never in the store; a one-shot build takes an unchanged run's from the module it replaces.
-    place = Place(f"js-rows {rid}", (module_file(rid),), _text_parts, placed_text(reread))
-    stored: Stored[Js] = Stored(indent, row_keys(t), None, _nothing, place)
-    for run in current().each_run("js-rows", t.entries, lambda run: join("\n", data_lines(run_rows(t, run), indent)),
-                                  entry_id, (current().intern("js-row-indent", indent),), stored=stored):
-        w.extend([run])
-    w.line(js("]) {}.set(r[0], new {}(r, true));", rows, cls))
+    if by_columns(t):
+        # The Python package's rows files, as they are (JSON is a JavaScript expression once
+        # `data_text` has escaped what a script may not hold): one text made for both packages.
+        w.line(Js("for (const r of _rt_columns(["))
+        w.extend(current().once("js-rows-text", (text,), partial(_chunk_text, text)) for _, text in chunk_files(t))
+        w.line(js("])) {}.set(r[0], new {}(r, true));", rows, cls))
+    else:
+        w.line(Js("for (const r of ["))
+        indent = "  " * (w.level + 1)
+        # A run's rows are code: never in the store; a one-shot build takes an unchanged run's from the module it replaces.
+        place = Place(f"js-rows {rid}", (module_file(rid),), _text_parts, placed_text(reread))
+        stored: Stored[Js] = Stored(indent, row_keys(t), None, _nothing, place)
+        for run in current().each_run("js-rows", t.entries, lambda run: join("\n", data_lines(run_rows(t, run), indent)),
+                                      entry_id, (current().intern("js-row-indent", indent),), stored=stored):
+            w.extend([run])
+        w.line(js("]) {}.set(r[0], new {}(r, true));", rows, cls))
     w.line(js("const {} = new FrozenMap({});", const, rows))
     if t.index:
         w.line(js("const {} = new FrozenMap(Array.from({}.values()).map(e => [e.{}, e]));",

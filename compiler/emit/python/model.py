@@ -18,6 +18,7 @@ from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
 from ...memo import current
 from ...record import encoded
 from ...validate.scopes import class_name
+from ..js.code import MAX_SAFE
 from .code import (Code, UnquotedValue, Writer, code, comment, docstring, fields_class, is_plain, join, literal,
                    name, string)
 from .expr import Names, PyExpr, ruling_constant
@@ -352,11 +353,11 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     w.line(code("{} = {}({})", _none(t), cls, join(", ", placeholder)))
     files: dict[str, str] = {}
     rows_name = name(f"_{t.id.upper()}_ROWS")
-    if len(t.entries) > ROW_CHUNK:
+    if by_columns(t):
         names = []
-        for k, i in enumerate(range(0, len(t.entries), ROW_CHUNK)):
-            names.append(f"{t.id}_{k}.json")
-            files[f"_rows/{names[-1]}"] = _chunk_file(t, t.entries[i:i + ROW_CHUNK], f"_rows/{names[-1]}")
+        for file_name, text in chunk_files(t):
+            names.append(file_name)
+            files[f"_rows/{file_name}"] = text
         arrays = tuple(sorted(set().union(*current().each_run("row-arrays", t.entries, _array_columns, entry_id))))
         # the entries made column by column (the runtime's load_entries), not row by row as below
         converters = [(5 + i, _converter(f)) for i, f in enumerate(t.fields)]
@@ -387,6 +388,21 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     return files
 
 
+def by_columns(t: Table) -> bool:
+    """Whether a table's rows are kept by column, in rows files (`chunk_files`): more than
+    ROW_CHUNK of them."""
+    return len(t.entries) > ROW_CHUNK
+
+
+def chunk_files(t: Table) -> list[tuple[str, str]]:
+    """The rows files of a table of more than ROW_CHUNK entries, one for each ROW_CHUNK of its
+    entries: (file name, text), made once a build for both packages (the Python package writes
+    them under `_rows/`; the JavaScript module holds the same text, emit/js/model.py)."""
+    return current().once("rows-chunks", (t,), lambda: [
+        (f"{t.id}_{k}.json", _chunk_file(t, t.entries[i:i + ROW_CHUNK], f"_rows/{t.id}_{k}.json"))
+        for k, i in enumerate(range(0, len(t.entries), ROW_CHUNK))])
+
+
 def _chunk_file(t: Table, chunk: Sequence[Entry], rel: str) -> str:
     """A rows file of a chunk of a big table's entries: kept by a resident build while they are the
     same objects; taken by a one-shot build from the output folder when it holds the file a build
@@ -399,15 +415,23 @@ def _chunk_file(t: Table, chunk: Sequence[Entry], rel: str) -> str:
     return found
 
 
-PICKS = 256  # the most distinct values a column keeps as one character per row (a latin-1 byte)
+# A column of at most PICKS distinct values is kept as those values and one character a row: the
+# character of code PICK_BASE + the value's index. From PICK_BASE on, the first 92 are printable
+# ASCII (one byte in the file: only the backslash is escaped), and every code stays a latin-1 byte
+# (the runtimes' `load_rows` and `_rt_columns` read them back).
+PICK_BASE = 35
+PICKS = 256 - PICK_BASE
 
 
 def rows_file(rows: Sequence[tuple[object, ...]]) -> str:
     """A rows file (read by the runtime's `load_rows`): the rows by column — a column with one
     value as {"all": value}, with at most PICKS distinct values as {"values": [...], "pick":
-    "<one character per row>"}, any other as {"list": [...]} — one column a line. Plain data only
+    "<one character per row: PICK_BASE + its value's index>"}, any other as {"list": [...]} — one
+    column a line. Plain data only
     (`code.is_plain` checks each row), dumped by `json.dumps`, the one quoting path of a rows file;
-    values are told apart by type as well (1, True and 1.0 are three values)."""
+    values are told apart by type as well (1, True and 1.0 are three values). The JavaScript
+    module holds the same text (emit/js/model.py), so every whole number in it must be one a
+    JavaScript number holds exactly (within ±MAX_SAFE), as in a row the JavaScript writer writes."""
     for row in rows:
         if not is_plain(row):
             raise UnquotedValue(f"not plain data: {row!r:.80}")
@@ -415,14 +439,26 @@ def rows_file(rows: Sequence[tuple[object, ...]]) -> str:
     for column in zip(*rows):
         at: dict[tuple[type, object], int] = {}
         picks = [at.setdefault((type(v), v), len(at)) for v in column]
+        for _, v in at:
+            if not _exact_in_js(v):
+                raise UnquotedValue(f"a whole number JavaScript cannot hold exactly: {v!r:.80}")
         if len(at) == 1:
             lines.append('{"all": ' + _dump(column[0]) + "}")
         elif len(at) <= PICKS:
             values = ", ".join(_dump(v) for _, v in at)
-            lines.append('{"values": [' + values + '], "pick": ' + json.dumps("".join(map(chr, picks))) + "}")
+            lines.append('{"values": [' + values + '], "pick": ' + _dump("".join([_PICK_CHARS[k] for k in picks])) + "}")
         else:
             lines.append('{"list": ' + _dump(list(column)) + "}")
     return '{"rows": ' + str(len(rows)) + ', "columns": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+_PICK_CHARS = [chr(PICK_BASE + k) for k in range(PICKS)]
+
+
+def _exact_in_js(value: object) -> bool:
+    if isinstance(value, tuple):
+        return all(map(_exact_in_js, value))
+    return not isinstance(value, int) or isinstance(value, bool) or -MAX_SAFE <= value <= MAX_SAFE
 
 
 def _dump(value: object) -> str:

@@ -408,6 +408,11 @@ def _tuples(values: List[Any]) -> Tuple[Any, ...]:
     return tuple([_tuples(v) if type(v) is list else v for v in values])
 
 
+# A picked column's character of code PICK_BASE + i picks its i-th value (the compiler's
+# emit/python/model.py `rows_file`): its latin-1 byte, less the base, in C.
+_PICKED = bytes((b - 35) % 256 for b in range(256))
+
+
 def _row_files(module_file: str, names: Sequence[str], arrays: Sequence[int]) -> Iterator[Tuple[int, List[Any]]]:
     """Each rows file's (number of rows, its columns as iterables of that length): see `load_rows`."""
     import json
@@ -429,7 +434,7 @@ def _row_files(module_file: str, names: Sequence[str], arrays: Sequence[int]) ->
                 values = col["values"]
                 if i in array_set:
                     values = [_tuples(v) if type(v) is list else v for v in values]
-                columns.append(map(values.__getitem__, col["pick"].encode("latin-1")))
+                columns.append(map(values.__getitem__, col["pick"].encode("latin-1").translate(_PICKED)))
             else:
                 values = col["list"]
                 columns.append([_tuples(v) if type(v) is list else v for v in values] if i in array_set else values)
@@ -441,7 +446,7 @@ def load_rows(module_file: str, names: Sequence[str], arrays: Sequence[int] = ()
     each row as the tuple the model module would otherwise hold as a literal (`arrays`: the
     columns that hold arrays, made tuples too). Each file holds its rows by column (the compiler's
     emit/python/model.py `rows_file`): a column with one value as that value, a column with at
-    most 256 distinct values as those values and one character per row picking one, any other
+    most 221 distinct values as those values and one character per row picking one, any other
     as its list. JSON is read faster than Python of the same size is compiled, and a column of
     few values is one string, read at once and decoded in C (`bytes` indexing a list)."""
     rows: List[Tuple[Any, ...]] = []
