@@ -7,7 +7,9 @@ whole number JavaScript cannot hold exactly, becomes code."""
 
 from __future__ import annotations
 
+import difflib
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -170,3 +172,28 @@ def test_the_javascript_runtime_reads_a_rows_file_as_python_does(engine: str) ->
 
     got = _decoded_in(engine, [rows_file(ROWS), rows_file(ROWS[:3])])
     assert got == [plain(row) for row in ROWS + ROWS[:3]]
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed (CI installs it)")
+def test_a_big_table_is_read_by_name_and_misspelt_keys_as_python_reads_them(built: Path) -> None:
+    """The JavaScript runtime finds a big table's entries by name through an index it makes once
+    (`_rt_named`), and an unknown key's suggestion by decreasing bound (`_rt_close_match`): the
+    same entry, error and suggestion as Python (difflib), ties among thousands of like names
+    included, through `get_weapon` and the public `close_match`."""
+    from test_js_api import _misspelt, py_outcome, run_js
+
+    m = loader.import_folder("d20", built / "d20")[0]
+    rng = random.Random("big-table-names")
+    words = list(m.WEAPONS) + [e.name for e in m.WEAPONS.values()]
+    keys = [rng.choice(words) for _ in range(20)] + [_misspelt(rng, words) for _ in range(60)]
+    keys += ["武器", "武器1", "武器10000", "w00", "w100", "", "x" * 101, "长剑"]
+    cases = [f"m.get_weapon({json.dumps(key, ensure_ascii=False)}).id" for key in keys]
+    expect = [py_outcome(m, lambda key=key: m.get_weapon(key).id) for key in keys]
+    like = [f"自制武器{i}" for i in range(3000)] + [f"自制武器{i}x" for i in range(0, 3000, 7)]
+    for key in ["自制武器", "自制武器12345x", "自制武器99", "制武器1", "x自制武器7"]:
+        rng.shuffle(like)
+        cases.append(f"m.close_match({json.dumps(key, ensure_ascii=False)}, {json.dumps(like, ensure_ascii=False)})")
+        expect.append({"value": next(iter(difflib.get_close_matches(key, like, n=1)), None)})
+    got = run_js(built / "js" / "d20" / "index.js", cases)
+    assert [c for c, js, py in zip(cases, got, expect) if js != py] == []
+    assert sum("是否想找" in e.get("message", "") for e in expect) > 20
