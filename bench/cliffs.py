@@ -9,7 +9,11 @@
   enumerated as one (optimise/fuse.py), and the package built with them nested, for comparison;
 * `until` at doubling thresholds: the growth exponent of the exact chain;
 * importing the built dp package against `import jinja2`, whole processes (CPU of the child),
-  with the bundled rules and with a 10,000-weapon build.
+  with the bundled rules and with a 10,000-weapon build;
+* with that build, what a chat user's command costs when it names a weapon: an unknown word's
+  suggestion (是否想找) in the Python package and in the script in QuickJS (an engine without a JIT,
+  as SealDice's goja), against CPython's `difflib.get_close_matches` over the same ids and names,
+  and a weapon found by its Chinese name in QuickJS against one found by id.
 """
 
 from __future__ import annotations
@@ -189,8 +193,69 @@ def bench_cliffs(load: Callable[[str], ModuleType], root: Path, repeats: int) ->
     if not pack.exists():
         make_pack(10000, pack)
     with tempfile.TemporaryDirectory(prefix="rulec-bench-import-") as tmp:  # a 10,000-weapon build
-        subprocess.run([str(Path(sys.executable).parent / "rulec"), "build", "--target", "python", "--rules",
+        subprocess.run([str(Path(sys.executable).parent / "rulec"), "build", "--target", "python,js", "--rules",
                         str(root / "rules" / "dp"), "--rules", str(pack), "--out", tmp], cwd=root, check=True,
                        capture_output=True, env={**os.environ, "RULEC_CACHE_DIR": "off"})
         rows += bench_import(Path(tmp), "10,000-weapon pack", repeats)
+        rows += bench_lookup(Path(tmp), repeats)
+    return rows
+
+
+# Unknown words a chat user might send with the 10,000-weapon pack: like many names, like few, none.
+MISSES = ["长箭", "拳头x", "自制武器99999x", "自制武器12345x", "自制武器", "w00999"]
+
+
+def _span(ratios: list[float]) -> str:
+    return f"{min(ratios):.2f}–{max(ratios):.2f}×"
+
+
+def bench_lookup(folder: Path, repeats: int) -> list[Row]:
+    """An unknown word's suggestion and a lookup by name, with dp and a 10,000-weapon pack built
+    into `folder` (each median over MISSES, alternated with the baseline)."""
+    import difflib
+
+    from rulec.emit.python import loader
+
+    dp = loader.import_folder("dp", folder / "dp")[0]
+    names = list(dp.WEAPONS) + [e.name for e in dp.WEAPONS.values()]
+
+    def miss(key: str) -> Callable[[], object]:
+        def call() -> object:
+            try:
+                return dp.get_weapon(key)
+            except dp.RuleError as exc:
+                return exc
+        return call
+
+    py, base = [], []
+    for key in MISSES:
+        a, b, _ = _ratios(miss(key), lambda key=key: difflib.get_close_matches(key, names, n=1), max(3, repeats // 2), 1)
+        py.append(a)
+        base.append(b)
+    rows = [("an unknown word's suggestion (是否想找), dp + 10,000 weapons", "Python `get_weapon`, median of "
+             f"{len(MISSES)} words", f"{statistics.median(py) * 1e3:.0f} ms",
+             f"{_span([a / b for a, b in zip(py, base)])} of `difflib.get_close_matches` by word "
+             f"(median {statistics.median(base) * 1e3:.0f} ms)", "")]
+    try:
+        import quickjs
+    except ImportError:
+        return rows
+    context = quickjs.Context()
+    context.eval((folder / "js" / "dp" / "rulec_dp.user.js").read_text(encoding="utf-8"))
+    context.eval("function miss(k) { try { rulec_dp.get_weapon(k); } catch (e) { return e.message; } }\n"
+                 "function found(k, n) { for (let i = 0; i < n; i++) rulec_dp.get_weapon(k); }")
+    context.eval("miss('长箭')")  # the table's name index and code points, made once a process
+    js = []
+    for key in MISSES:
+        start = time.process_time()
+        context.eval(f"miss({key!r})")
+        js.append(time.process_time() - start)
+    last = dp.WEAPONS[list(dp.WEAPONS)[-1]]
+    by_name, by_id, ratio = _ratios(lambda: context.eval(f"found({last.name!r}, 200)"),
+                                    lambda: context.eval(f"found({last.id!r}, 200)"), max(3, repeats // 2), 1)
+    rows += [("an unknown word's suggestion (是否想找), dp + 10,000 weapons", "the script in QuickJS (no JIT, as "
+              f"SealDice's goja), median of {len(MISSES)} words", f"{statistics.median(js) * 1e3:.0f} ms",
+              f"{_span([a / b for a, b in zip(js, base)])} of CPython's difflib by word", ""),
+             ("a weapon by its Chinese name, dp + 10,000 weapons (the last one)", "the script in QuickJS",
+              f"{by_name / 200 * 1e6:.1f} µs", f"{ratio:.2f}× of by its id ({by_id / 200 * 1e6:.1f} µs)", "")]
     return rows
