@@ -15,21 +15,23 @@ from rulec.emit.python.model import PICKS, rows_file
 from rulec.runtime.core import load_entries, load_rows
 
 
-# Every kind of column: lists, picked values (PICKS of them in the last column, one more than that
-# in the seventh), one value; arrays, None, 1 and True, text with quotes, backslashes and controls.
+# Every kind of column: lists, picked values (PICKS of them in the tenth column, one more than that
+# in the seventh), one value (an array in the last); arrays, None, 1 and True, text with quotes,
+# backslashes and controls.
 ROWS = [(f"w{i}", f"“武器”{i}\\\"\n\x00", ("DP-10",) if i % 3 else ("DP-10", "DP-11"), None, i % 2 == 0,
-         1 if i % 2 else True, i % (PICKS + 1), "same", () if i % 5 else ("x",), i % PICKS) for i in range(2 * PICKS)]
+         1 if i % 2 else True, i % (PICKS + 1), "same", () if i % 5 else ("x",), i % PICKS, ("DP-1", ("a",)))
+        for i in range(2 * PICKS)]
 
 
 def test_rows_round_trip_through_every_kind_of_column(tmp_path: Path) -> None:
     rows = ROWS
     text = rows_file(rows)
     kinds = [next(iter(col)) for col in json.loads(text)["columns"]]
-    assert kinds == ["list", "list", "values", "all", "values", "values", "list", "all", "values", "values"]
+    assert kinds == ["list", "list", "values", "all", "values", "values", "list", "all", "values", "values", "all"]
     (tmp_path / "_rows").mkdir()
     (tmp_path / "_rows" / "t_0.json").write_text(text, encoding="utf-8")
     (tmp_path / "_rows" / "t_1.json").write_text(rows_file(rows[:3]), encoding="utf-8")
-    back = load_rows(str(tmp_path / "model.py"), ["t_0.json", "t_1.json"], (2, 8))
+    back = load_rows(str(tmp_path / "model.py"), ["t_0.json", "t_1.json"], (2, 8, 10))
     assert back == tuple(rows + rows[:3])
     assert [type(r[5]) for r in back[:2]] == [bool, int]  # True and 1 stay apart
 

@@ -16,9 +16,16 @@ function _rt_columns(chunks) {
         for (let i = 0; i < n; i++) rows[start + i][c] = list[i];
       } else if (col.pick !== undefined) {
         const values = col.values, pick = col.pick;
-        for (let i = 0; i < n; i++) rows[start + i][c] = _rt_fresh(values[pick.charCodeAt(i) - 35]);
-      } else {
+        if (values.some(Array.isArray)) {
+          for (let i = 0; i < n; i++) rows[start + i][c] = _rt_fresh(values[pick.charCodeAt(i) - 35]);
+        } else {  // no call a cell (a function call is slow in goja)
+          for (let i = 0; i < n; i++) rows[start + i][c] = values[pick.charCodeAt(i) - 35];
+        }
+      } else if (Array.isArray(col.all)) {
         for (let i = 0; i < n; i++) rows[start + i][c] = _rt_fresh(col.all);
+      } else {
+        const value = col.all;
+        for (let i = 0; i < n; i++) rows[start + i][c] = value;
       }
     }
   }
