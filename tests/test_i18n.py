@@ -46,6 +46,21 @@ def test_every_message_has_both_languages_with_the_same_placeholders():
             f"{key}: English side has Chinese"
 
 
+def test_each_key_is_in_one_part_of_the_catalogue():
+    """`say` imports only the parts it needs (the one its key's first word names first), so a key
+    written in two parts could read differently by the order parts were asked for."""
+    from importlib import import_module
+
+    from rulec import messages
+
+    seen: dict[str, str] = {}
+    for part in messages._PARTS:
+        for key in import_module(f"rulec.messages.{part}").MESSAGES:
+            assert key not in seen, f"{key} is in {seen[key]} and {part}"
+            seen[key] = part
+    assert seen.keys() == CATALOGUE.keys()
+
+
 def test_every_key_the_code_names_is_in_the_catalogue():
     for path in COMPILER.rglob("*.py"):
         if "messages" in path.parts:

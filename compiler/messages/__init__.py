@@ -22,18 +22,41 @@ LANGUAGES = ("zh", "en")
 DEFAULT = "zh"
 _PARTS = ("load", "schema", "validate", "formula", "cli", "play", "other", "fight", "packs")
 _catalogue: dict[str, tuple[str, str]] = {}
+_loaded: list[str] = []  # the parts merged into _catalogue so far
+
+
+def _load(part: str) -> None:
+    from importlib import import_module
+
+    _catalogue.update(import_module(f"{__name__}.{part}").MESSAGES)
+    _loaded.append(part)
 
 
 def catalogue() -> dict[str, tuple[str, str]]:
-    """Every message, by key: the parts' catalogues merged, imported at the first message said
-    (`rulec resolve` of a valid scenario says none, and importing the nine parts cost 2 ms of it).
-    `CATALOGUE`, the module's attribute, is the same dictionary."""
-    if not _catalogue:
-        from importlib import import_module
-
-        for part in _PARTS:
-            _catalogue.update(import_module(f"{__name__}.{part}").MESSAGES)
+    """Every message, by key: the parts' catalogues merged (a key is in one part only:
+    tests/test_i18n.py). `CATALOGUE`, the module's attribute, is the same dictionary."""
+    for part in _PARTS:
+        if part not in _loaded:
+            _load(part)
     return _catalogue
+
+
+def _message(key: str) -> tuple[str, str]:
+    """A message's two templates, importing only as many parts as it takes: first the part its
+    key's first word names, if any (`play.outcome`: the only message `rulec resolve` of a valid
+    scenario says; importing all nine parts cost 2-3 ms of it)."""
+    found = _catalogue.get(key)
+    if found is None:
+        first = key.split(".", 1)[0]
+        for part in ([first] if first in _PARTS else []) + list(_PARTS):
+            if part not in _loaded:
+                _load(part)
+                found = _catalogue.get(key)
+                if found is not None:
+                    break
+    if found is None:
+        raise KeyError(key)
+    return found
 
 
 def __getattr__(name: str) -> Any:
@@ -89,7 +112,7 @@ class Text(str):
     lang: str
 
     def __new__(cls, key: str, values: dict[str, Any], lang: str) -> Text:
-        zh, en = catalogue()[key]
+        zh, en = _message(key)
         template = zh if lang == "zh" else en
         shown = {k: _shown(v, lang) for k, v in values.items()}
         self = super().__new__(cls, template.format(**shown))
