@@ -1,7 +1,8 @@
 """The model part of a JavaScript module: rulings, error types, the combatant type, the tables.
 
 The same IR as `emit/python/model.py` writes: tables are data rows (one array literal per entry,
-through `code.literal`), turned into frozen entry objects when the module loads; each table is a
+through `code.literal`; for a table of more than ROW_CHUNK entries, the Python package's rows files
+by column, through `code.data_text`), turned into frozen entry objects when the module loads; each table is a
 `Map` by id, with `<TABLE>_BY_<FIELD>` for an indexed table and `get_<entry>(key)` to find an
 entry by id or Chinese name.
 """

@@ -318,14 +318,13 @@ function _rt_lookup(table, key, what, cls) {
     }
     const long = Array.from(key).length > 100;  // no close match looked for (core.MAX_CLOSE)
     let close = null;
-    if (!long && named !== null) {
+    if (!long && named === null) close = _rt_close_match(key, _rt_table_names(table));
+    else if (!long) {
       if (named.names === null) {
-        named.names = Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
+        named.names = _rt_table_names(table);
         named.points = named.names.map(_rt_points);
       }
       close = _rt_close_match(key, named.names, named.points);
-    } else if (!long) {
-      close = _rt_close_match(key, Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name)));
     }
     const hint = close !== null ? `，是否想找“${close}”？` : '';
     throw new UnknownEntry(`没有名为${_rt_repr(key)}的${what}${hint}`, {key: Array.from(key).slice(0, 100).join('')});
@@ -347,6 +346,9 @@ const _rt_FROZEN = new WeakMap();
 // and its ids and names with their code points for a close match: made when first asked, kept
 // while the table lives (a FrozenMap never changes).
 const _rt_NAMED = new WeakMap();
+function _rt_table_names(table) {  // its ids, then its entries' names: what a close match is looked for among
+  return Array.from(table.keys()).concat(Array.from(table.values()).map(e => e.name));
+}
 function _rt_named(table) {
   let found = _rt_NAMED.get(table);
   if (found === undefined) {
