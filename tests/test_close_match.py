@@ -25,7 +25,7 @@ def _difflib(key: str, names: list[str]) -> str | None:
     return next(iter(difflib.get_close_matches(key, names, n=1)), None)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(key=_WORDS, names=st.lists(_WORDS, max_size=40))
 def test_the_python_close_match_is_difflibs(key: str, names: list[str]) -> None:
     assert _close_match(key, names) == _difflib(key, names)
@@ -42,10 +42,10 @@ def _random_cases(rng: random.Random, count: int) -> list[tuple[str, list[str]]]
 def test_the_javascript_close_match_is_difflibs(built: Path) -> None:
     from test_js_api import run_js
 
-    cases = _random_cases(random.Random("close-match"), 400)
+    cases = _random_cases(random.Random("close-match"), 250)
     got = run_js(built / "js" / "d20" / "index.js",
                  [f"m.close_match({json.dumps(k, ensure_ascii=False)}, {json.dumps(n, ensure_ascii=False)})"
                   for k, n in cases])
     expect = [{"value": _difflib(k, n)} for k, n in cases]
     assert [(case, g, e) for case, g, e in zip(cases, got, expect) if g != e] == []
-    assert sum(e["value"] is not None for e in expect) > 100
+    assert sum(e["value"] is not None for e in expect) > 60

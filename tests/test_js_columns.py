@@ -29,7 +29,7 @@ from test_rows_file import ROWS
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
-ENTRIES = ROW_CHUNK * 2 + 37  # three rows files
+ENTRIES = ROW_CHUNK + 37  # two rows files
 # Text a rule file may hold (the loader refuses control, line-separator, zero-width and bidi characters).
 HOSTILE = ['</script><script>globalThis.__pwned = 1</script>', "<!-- x -->", 'q"uote\\slash', "*/ ${x} `tick`",
            "剑🗡️", "tab\there", "]}, {\"list\": [1]}"]

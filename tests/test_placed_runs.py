@@ -112,18 +112,18 @@ def test_the_javascript_rows_of_a_smaller_table_are_placed_runs(tmp_path: Path, 
     """A table of at most ROW_CHUNK entries has its JavaScript rows written out, one a line: a
     one-shot build takes its unchanged runs from the module it replaces, and none once that
     module changed."""
-    entries = py_model.ROW_CHUNK - 100
+    entries = py_model.ROW_CHUNK - 200
     rules, out = _mini(tmp_path, entries), tmp_path / "out"
-    _edit(rules / "mini" / "weapons.yaml", "第301件", f"第301件{tmp_path.name}")
+    _edit(rules / "mini" / "weapons.yaml", "第201件", f"第201件{tmp_path.name}")
     assert _build(rules, out, monkeypatch)["js"] >= entries
-    _edit(rules / "mini" / "weapons.yaml", "第300件", "第300件（改）")
+    _edit(rules / "mini" / "weapons.yaml", "第200件", "第200件（改）")
     assert 0 < _build(rules, out, monkeypatch)["js"] < entries // 4  # the edited run's
     assert _tree(out) == _fresh(rules, tmp_path)
     module = out / "js" / "mini" / "index.js"
     data = module.read_bytes()
     assert '"武器30"'.encode() in data
     module.write_bytes(data.replace('"武器30"'.encode(), '"武器3X"'.encode(), 1))  # its size kept
-    _edit(rules / "mini" / "weapons.yaml", "第200件", "第200件（改）")
+    _edit(rules / "mini" / "weapons.yaml", "第100件", "第100件（改）")
     assert _build(rules, out, monkeypatch)["js"] >= entries  # the changed module gives none
     assert _tree(out) == _fresh(rules, tmp_path)
 
