@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -52,17 +52,19 @@ def fast_check(schema: dict[str, Any]) -> Check:
 
 
 def _refers_out(schema: Any) -> bool:
-    """Whether a `$ref` anywhere in `schema` names another document (anything but `#...`)."""
-    stack = [schema]
+    """Whether a `$ref` anywhere in `schema` names another document (anything but `#...`). Only
+    objects and arrays are walked into: a 10,000-weapon scenario schema's enumerations are 20,000
+    strings, which cost `rulec resolve` 5 ms when each was pushed and looked at."""
+    stack = [schema] if isinstance(schema, (dict, list)) else []
     while stack:
         node = stack.pop()
+        children: Iterable[Any] = node
         if isinstance(node, dict):
             ref = node.get("$ref")
             if isinstance(ref, str) and not ref.startswith("#"):
                 return True
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
+            children = node.values()
+        stack.extend([child for child in children if isinstance(child, (dict, list))])
     return False
 
 
