@@ -7,6 +7,7 @@ scenario, fight and table files (kept by a resident build while what they read s
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from typing import Any
 
 from .. import __version__
@@ -20,6 +21,7 @@ from .result import Build
 from ..validate.scenario_schema import fight_schema, scenario_schema
 from ..validate.table_schema import editor_table_schema
 
+_ID, _NAME = attrgetter("id"), attrgetter("name")
 _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
@@ -67,7 +69,7 @@ def _schemas(rs: Ruleset, memo: Memo) -> dict[str, bytes]:
     them while those stay the same."""
     if memo.resident:
         names = memo.intern(("entry-names", rs.id), tuple(
-            (t.id, tuple(e.id for e in t.entries), tuple(e.name for e in t.entries)) for t in rs.tables))
+            (t.id, tuple(map(_ID, t.entries)), tuple(map(_NAME, t.entries))) for t in rs.tables))
         found = memo.get("schemas", shape(rs), names)
         if found is not None:
             return found  # type: ignore[no-any-return]

@@ -48,14 +48,22 @@ class _Evaluator:
         self._others: dict[OddsPreset, tuple[tuple[str, list[tuple[str, Any]]], ...]] = {}
         self._prose: dict[str, frozenset[str]] = {}
         self.name = memo.key("odds", rs.id)
-        saved = memo.load(self.name)
-        self.saved: dict[str, Row] = {k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
+        self._saved: dict[str, Row] | None = None  # read when a row is first asked for (`saved`):
+        # a resident build that keeps every section reads and checks none of them
         self.used: dict[str, Row] = {}
         self._module: ModuleType | None = None
         self._tmp: Any = None
         self._rules: tuple[Any] | None = None  # (the fight rules the chains run with,), made when first asked
         self._bases: dict[OddsPreset, list[dict[str, Any]]] = {}
         self._fights: dict[Any, Any] = {}  # the chains' starting fights (`one_attack_a_turn`)
+
+    @property
+    def saved(self) -> dict[str, Row]:
+        """The rows the last build computed with this ruleset's odds (checked: a hint)."""
+        if self._saved is None:
+            found = self.memo.load(self.name)
+            self._saved = {k: v for k, v in found.items() if _odds_row(v)} if isinstance(found, dict) else {}
+        return self._saved
 
     def module(self) -> ModuleType:
         if self._module is None:
@@ -185,7 +193,8 @@ class _Evaluator:
         return [hits, damage, until]
 
     def close(self) -> None:
-        if self.used.keys() != self.saved.keys():
+        # (no row asked for: nothing was read, nothing to save)
+        if self._saved is not None and self.used.keys() != self._saved.keys():
             self.memo.save(self.name, self.used)
         if self._tmp is not None:
             self._tmp.cleanup()

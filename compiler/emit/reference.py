@@ -194,14 +194,29 @@ def _odds_rows(view: dict[str, Any]) -> None:
 
 def _where_ranges(view: dict[str, Any]) -> None:
     """Give each group of entries the lines of the rule files it is written in ("where"): the
-    pages keep the source locations out of the tables' columns."""
+    pages keep the source locations out of the tables' columns. Each run of entries' first and last
+    line in each file is kept by a resident build (`_where_run`), so that an edit reads the spans of
+    the run it changed, not of every entry."""
+    memo = current()
     for table in view["tables"]:
         for group in table["groups"]:
-            lines: dict[str, list[int]] = {}
-            for span in map(_span, group["entries"]):
-                lines.setdefault(span.file, []).append(span.line)
-            group["where"] = "；".join(f"{file} 第 {min(at)}–{max(at)} 行" if min(at) != max(at) else f"{file} 第 {at[0]} 行"
-                                      for file, at in sorted(lines.items()))
+            lines: dict[str, tuple[int, int]] = {}
+            for run in memo.each_run("where", group["entries"], _where_run, _entry_id):
+                for file, (low, high) in run.items():
+                    at = lines.get(file)
+                    lines[file] = (low, high) if at is None else (min(at[0], low), max(at[1], high))
+            group["where"] = "；".join(f"{file} 第 {low}–{high} 行" if low != high else f"{file} 第 {low} 行"
+                                      for file, (low, high) in sorted(lines.items()))
+
+
+def _where_run(run: Sequence[Entry]) -> dict[str, tuple[int, int]]:
+    """The first and last line of a run of entries in each file they are written in."""
+    out: dict[str, tuple[int, int]] = {}
+    for span in map(_span, run):
+        at = out.get(span.file)
+        line = span.line
+        out[span.file] = (line, line) if at is None else (at[0] if at[0] < line else line, at[1] if at[1] > line else line)
+    return out
 
 
 class Pages(MutableRecord):

@@ -48,6 +48,17 @@ def _narrow(facts: dict[ir.Expr, Interval], more: dict[ir.Expr, Interval]) -> No
         facts[k] = f if old is None else Interval(max(old.lo, f.lo), min(old.hi, f.hi))
 
 
+_ABSENT: Any = object()
+
+# The method that evaluates each kind of node, by its class (looked up once).
+_METHODS: dict[type, Callable[[Evaluator, Any], Value]] = {}
+
+
+def _unknown(ev: Evaluator, e: ir.Expr) -> Value:
+    """The value of a node no method evaluates: any of its type."""
+    return Evaluator.unknown(e.type)
+
+
 class Evaluator:
     """Interval values of the IR expressions of one ruleset, in one procedure's environment."""
 
@@ -108,9 +119,11 @@ class Evaluator:
         return _number(self(e))
 
     def __call__(self, e: ir.Expr) -> Value:
-        method: Callable[[ir.Expr], Value] | None = getattr(self, "_" + type(e).__name__, None)
-        value = self.unknown(e.type) if method is None else method(e)
-        fact = self.facts.get(e)
+        method = _METHODS.get(type(e))
+        if method is None:  # each kind of node's method, looked up once
+            method = _METHODS[type(e)] = getattr(Evaluator, "_" + type(e).__name__, _unknown)
+        value = method(self, e)
+        fact = self.facts.get(e) if self.facts else None  # (a node's hash walks its whole tree)
         if fact is not None and isinstance(value, Interval):
             narrowed = Interval(max(value.lo, fact.lo), min(value.hi, fact.hi))
             if narrowed.lo <= narrowed.hi:  # else the branch cannot happen: keep the sound value
@@ -172,15 +185,18 @@ class Evaluator:
         return Interval(v, v)
 
     def _Param(self, e: ir.Param) -> Value:
-        return self.env.get(e.name, self.unknown(e.type))
+        v = self.env.get(e.name, _ABSENT)  # (no default made for every name read)
+        return self.unknown(e.type) if v is _ABSENT else v
 
     def _Local(self, e: ir.Local) -> Value:
         self.witnesses += self._local_witnesses.get(e.name, [])
-        return self.locals.get(e.name, self.unknown(e.type))
+        v = self.locals.get(e.name, _ABSENT)
+        return self.unknown(e.type) if v is _ABSENT else v
 
     def _Attr(self, e: ir.Attr) -> Value:
         if e.base.type == ir.COMBATANT:
-            return self.stats.get(e.field, self.unknown(e.type))
+            v = self.stats.get(e.field, _ABSENT)
+            return self.unknown(e.type) if v is _ABSENT else v
         base = self(e.base)
         if not isinstance(base, Entries):
             return self.unknown(e.type)

@@ -58,11 +58,16 @@ def _field_type(f: FieldDecl) -> Code:
 
 
 def _row_value(value: object) -> object:
+    if type(value) in _AS_IS:  # most values: text, whole numbers, booleans, absent
+        return value
     if isinstance(value, DiceExpr):
         return (value.text, value.terms, value.flat)
     if isinstance(value, FormulaField):
         return value.function
     return value
+
+
+_AS_IS = frozenset({str, int, bool, type(None)})
 
 
 def table_rows(t: Table) -> list[tuple[object, ...]]:
@@ -432,27 +437,34 @@ def rows_file(rows: Sequence[tuple[object, ...]]) -> str:
     values are told apart by type as well (1, True and 1.0 are three values). The JavaScript
     module holds the same text (emit/js/model.py), so every whole number in it must be one a
     JavaScript number holds exactly (within ±MAX_SAFE), as in a row the JavaScript writer writes."""
-    for row in rows:
-        if not is_plain(row):
-            raise UnquotedValue(f"not plain data: {row!r:.80}")
+    if any(type(row) is not tuple for row in rows):
+        raise UnquotedValue(f"not plain data: {next(r for r in rows if type(r) is not tuple)!r:.80}")
     lines = []
     for column in zip(*rows):
-        at: dict[tuple[type, object], int] = {}
-        picks = [at.setdefault((type(v), v), len(at)) for v in column]
-        for _, v in at:
+        kinds = set(map(type, column))
+        if not kinds <= _SIMPLE_KINDS:  # each value checked, as a row is (`is_plain`)
+            for v in column:
+                if not is_plain(v):
+                    raise UnquotedValue(f"not plain data: {v!r:.80}")
+        # the distinct values in order of first use, told apart by type as well (1, True, 1.0)
+        keyed = column if len(kinds) == 1 else list(zip(map(type, column), column))
+        at = {k: i for i, k in enumerate(dict.fromkeys(keyed))}
+        values = list(at) if len(kinds) == 1 else [v for _, v in at]
+        for v in values:
             if not _exact_in_js(v):
                 raise UnquotedValue(f"a whole number JavaScript cannot hold exactly: {v!r:.80}")
         if len(at) == 1:
             lines.append('{"all": ' + _dump(column[0]) + "}")
         elif len(at) <= PICKS:
-            values = ", ".join(_dump(v) for _, v in at)
-            lines.append('{"values": [' + values + '], "pick": ' + _dump("".join([_PICK_CHARS[k] for k in picks])) + "}")
+            picks = "".join(map(_PICK_CHARS.__getitem__, map(at.__getitem__, keyed)))
+            lines.append('{"values": [' + ", ".join(map(_dump, values)) + '], "pick": ' + _dump(picks) + "}")
         else:
             lines.append('{"list": ' + _dump(list(column)) + "}")
     return '{"rows": ' + str(len(rows)) + ', "columns": [\n' + ",\n".join(lines) + "\n]}\n"
 
 
 _PICK_CHARS = [chr(PICK_BASE + k) for k in range(PICKS)]
+_SIMPLE_KINDS = frozenset({str, int, bool, type(None)})
 
 
 def _exact_in_js(value: object) -> bool:
