@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..ir import Entry, Ruleset, Table
+from ..ir import Entry, Ruleset, Table, entry_id
 from ..memo import Place, Stored, current
 from ..record import MutableRecord, encoded
 from .env import Markdown, md_escape, render_bytes
@@ -89,7 +89,7 @@ def _lazy_rows(view: dict[str, Any]) -> None:
             return _rows_of(run, t, names, cells)
 
         for group in table["groups"]:
-            group["entries"] = [GroupRows(memo.each_run("page-rows", group["entries"], make, _entry_id, (context,),
+            group["entries"] = [GroupRows(memo.each_run("page-rows", group["entries"], make, entry_id, (context,),
                                                         stored=stored))]
 
 
@@ -155,10 +155,6 @@ def _rows_read(found: Any) -> tuple[bytes, bytes, bytes] | None:
     return None
 
 
-def _entry_id(e: Entry) -> str:
-    return e.id
-
-
 _span = attrgetter("span")
 
 
@@ -201,7 +197,7 @@ def _where_ranges(view: dict[str, Any]) -> None:
     for table in view["tables"]:
         for group in table["groups"]:
             lines: dict[str, tuple[int, int]] = {}
-            for run in memo.each_run("where", group["entries"], _where_run, _entry_id):
+            for run in memo.each_run("where", group["entries"], _where_run, entry_id):
                 for file, (low, high) in run.items():
                     at = lines.get(file)
                     lines[file] = (low, high) if at is None else (min(at[0], low), max(at[1], high))

@@ -15,7 +15,7 @@ from typing import Any
 from ..diagnostics import Span
 from ..engines import ENGINES
 from ..formula.chinese import Chinese
-from ..ir import GAP_LACKS, DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
+from ..ir import GAP_LACKS, DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table, entry_id
 from .fight_view import fight_view
 from ..memo import current
 from ..steps import kind_for
@@ -136,7 +136,7 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[
             return out
 
         context = (current().intern(("group-by", rs.id, t.id), (group_field, names.get(group_field.table or ""))),)
-        for part in current().each_run("groups", t.entries, group, _entry_id, context):
+        for part in current().each_run("groups", t.entries, group, entry_id, context):
             for key, entries in part.items():
                 groups.setdefault(key, []).extend(entries)
     return {
@@ -182,10 +182,6 @@ def procedure_view(p: Procedure) -> dict[str, Any]:
         "steps": steps,
         "outputs": [{"id": o.id, "name": o.name, "formula": ZH(o.formula.expr)} for o in p.result],
     }
-
-
-def _entry_id(e: Entry) -> str:
-    return e.id
 
 
 def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from .model import (
     DiceExpr,
     Dice,
     Entry,
+    entry_id,
     EnumValue,
     ErrorType,
     FieldDecl,
@@ -36,5 +37,5 @@ from .model import (
 __all__ = [
     "Dice", "DiceExpr", "Entry", "EnumValue", "ErrorType", "FieldDecl", "FieldValue", "Formula", "FormulaField",
     "CheckUse", "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "ResourceDecl", "TurnDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
-    "StatGroup", "Step", "Summary", "Table", "Template",
+    "StatGroup", "Step", "Summary", "Table", "Template", "entry_id",
 ]

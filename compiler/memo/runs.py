@@ -10,6 +10,7 @@ build finds the runs of the last build on disk.
 from __future__ import annotations
 
 import zlib
+from itertools import compress
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -43,9 +44,10 @@ def ends(items: Sequence[T], key: Callable[[T], str], known: dict[str, bool] | N
     else:
         keys = list(map(key, items))
         flags = list(map(known.get, keys))
-        for i in [i for i, f in enumerate(flags) if f is None]:
-            flags[i] = known[keys[i]] = not zlib.crc32(keys[i].encode()) % RUN
-        marks = [i + 1 for i, f in enumerate(flags) if f]
+        if None in flags:
+            for i in [i for i, f in enumerate(flags) if f is None]:
+                flags[i] = known[keys[i]] = not zlib.crc32(keys[i].encode()) % RUN
+        marks = list(compress(range(1, len(flags) + 1), flags))
     for end in marks:
         while end - start > 8 * RUN:
             start += 8 * RUN

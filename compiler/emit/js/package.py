@@ -25,7 +25,8 @@ from ...ir import Ruleset
 from ...jsontext import indented
 from ..python.package import content_hash, plain_header
 from .bundle import body, global_name, module_js, script_js, version
-from .code import Js, UnquotedValue, join, name
+from ..shape import kept_text
+from .code import Js, UnquotedValue, join, name, reread
 from .dts import dts
 from .readme import readme
 
@@ -56,7 +57,7 @@ def emit_js(rs: Ruleset, header: str) -> dict[str, str]:
     return checked({
         "index.js": module_js(rs, plain, text),
         f"{global_name(rs)}.user.js": script_js(rs, plain, text),
-        "index.d.ts": dts(rs),
+        "index.d.ts": kept_text("js-dts", rs, dts, reread),  # the types: no entry reaches them
         "package.json": package_json(rs, content_hash(header)),
         "README.md": readme(rs),
     })

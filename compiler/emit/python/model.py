@@ -11,11 +11,13 @@ A table with an `index` also gets `<TABLE>_BY_<FIELD>`, for formulas like `sizes
 from __future__ import annotations
 
 import json
+from functools import partial
 from collections.abc import Callable, Sequence
 from operator import attrgetter, itemgetter
 
-from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
+from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table, entry_id
 from ...memo import current
+from ..shape import shape
 from ...record import encoded
 from ...validate.scopes import class_name
 from ..js.code import MAX_SAFE
@@ -116,10 +118,6 @@ def _row_values(entries: Sequence[Entry]) -> list[tuple[object, ...]]:
     return [row_value(e) for e in entries]
 
 
-def entry_id(e: Entry) -> str:
-    return e.id
-
-
 def row_value(e: Entry) -> tuple[object, ...]:
     """One data row: `(id, name, description, rules, not_specified, *fields)` (written by Writer.row)."""
     return (e.id, e.name, e.description, e.rules, e.not_specified, *map(_row_value, e.values.values()))
@@ -192,6 +190,19 @@ def write_model(rs: Ruleset, header: str) -> tuple[str, dict[str, str]]:
     w = Writer()
     for line in header.splitlines():
         w.line(comment(line[2:]) if line.startswith("# ") else comment(line.lstrip("# ")))
+    bare = shape(rs)
+    w.lines += current().once("py-model-head", (bare,), partial(_head, bare))
+    _formulas(rs, w)
+    rows: dict[str, str] = {}
+    for t in table_order(rs.tables):
+        rows.update(_table_data(t, w, header))
+    return w.text(), rows
+
+
+def _head(rs: Ruleset) -> list[str]:
+    """The lines of model.py from its docstring to the table classes: made from the ruleset's
+    shape (no entry), so a resident build keeps them while it is the same."""
+    w = Writer()
     w.line(docstring(f"{rs.name}：数据模型 (rulings, error types, stats, tables) of ruleset `{rs.id}`."))
     w.line()
     w.line(Code("from __future__ import annotations"))
@@ -212,11 +223,7 @@ def write_model(rs: Ruleset, header: str) -> tuple[str, dict[str, str]]:
     _combatant(rs, w)
     for t in tables:
         _table_class(t, w)
-    _formulas(rs, w)
-    rows: dict[str, str] = {}
-    for t in tables:
-        rows.update(_table_data(t, w, header))
-    return w.text(), rows
+    return w.lines
 
 
 def _rulings(rs: Ruleset, w: Writer) -> None:
