@@ -85,6 +85,34 @@ def test_a_resident_build_after_an_edit_is_a_fresh_build(project: tuple[Path, Pa
         _same(resident, fresh)
 
 
+def test_the_odds_rows_a_rebuild_keeps_are_kept_for_the_next(project: tuple[Path, Path],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edit past the weapons the odds tables show keeps every odds section (nothing is computed,
+    nothing read); the next edit, of a weapon shown, computes that weapon's row only: the record of
+    the rows is not lost in between (emit/odds_tables.py `_Evaluator.close`)."""
+    from rulec.emit import odds_tables
+
+    rules, pack = project
+    _edit(rules / "ruleset.yaml", "      table: weapons\n      procedure: attack\n",
+          "      table: weapons\n      procedure: attack\n      max_entries: 20\n")
+    computed: list[str] = []
+    compute = odds_tables._Evaluator._compute
+    monkeypatch.setattr(odds_tables._Evaluator, "_compute",
+                        lambda self, preset, entry: (computed.append(entry.id), compute(self, preset, entry))[1])
+    session = Session([rules, pack])
+    assert session.build().ok
+    assert len(computed) == 20
+    computed.clear()
+    _edit(pack / "weapons_2.yaml", "damage: 3,", "damage: 4,")  # a weapon past the first 20: none shown
+    assert session.build().ok
+    assert computed == []
+    _edit(rules / "tables" / "weapons.yaml", "name: 匕首,", "name: 短匕,")  # shown: only its name changed
+    _edit(rules / "tables" / "weapons.yaml", "{id: knuckles, name: 手指虎, attack_type: unarmed, damage: 1,",
+          "{id: knuckles, name: 手指虎, attack_type: unarmed, damage: 2,")
+    assert session.build().ok
+    assert computed == ["knuckles"]
+
+
 @pytest.mark.slow  # several seconds: CI's slow job
 def test_the_entries_of_unchanged_files_are_kept(project: tuple[Path, Path]) -> None:
     rules, pack = project
