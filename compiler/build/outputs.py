@@ -14,14 +14,14 @@ from .. import __version__
 from ..emit.odds_tables import compute_odds
 from ..emit.python.package import emit_package
 from ..emit.shape import shape
-from ..ir import Ruleset
+from ..ir import Ruleset, entry_id
 from ..jsontext import indented
 from ..memo import Memo
 from .result import Build
 from ..validate.scenario_schema import fight_schema, scenario_schema
 from ..validate.table_schema import editor_table_schema
 
-_ID, _NAME = attrgetter("id"), attrgetter("name")
+_NAME = attrgetter("name")
 _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
@@ -69,7 +69,7 @@ def _schemas(rs: Ruleset, memo: Memo) -> dict[str, bytes]:
     them while those stay the same."""
     if memo.resident:
         names = memo.intern(("entry-names", rs.id), tuple(
-            (t.id, tuple(map(_ID, t.entries)), tuple(map(_NAME, t.entries))) for t in rs.tables))
+            (t.id, tuple(map(entry_id, t.entries)), tuple(map(_NAME, t.entries))) for t in rs.tables))
         found = memo.get("schemas", shape(rs), names)
         if found is not None:
             return found  # type: ignore[no-any-return]

@@ -60,7 +60,7 @@ def _field_type(f: FieldDecl) -> Code:
 
 
 def _row_value(value: object) -> object:
-    if type(value) in _AS_IS:  # most values: text, whole numbers, booleans, absent
+    if type(value) in _PLAIN_KINDS:  # most values: text, whole numbers, booleans, absent
         return value
     if isinstance(value, DiceExpr):
         return (value.text, value.terms, value.flat)
@@ -69,7 +69,7 @@ def _row_value(value: object) -> object:
     return value
 
 
-_AS_IS = frozenset({str, int, bool, type(None)})
+_PLAIN_KINDS = frozenset({str, int, bool, type(None)})  # values a row holds as they are
 
 
 def table_rows(t: Table) -> list[tuple[object, ...]]:
@@ -449,7 +449,7 @@ def rows_file(rows: Sequence[tuple[object, ...]]) -> str:
     lines = []
     for column in zip(*rows):
         kinds = set(map(type, column))
-        if not kinds <= _SIMPLE_KINDS:  # each value checked, as a row is (`is_plain`)
+        if not kinds <= _PLAIN_KINDS:  # each value checked, as a row is (`is_plain`)
             for v in column:
                 if not is_plain(v):
                     raise UnquotedValue(f"not plain data: {v!r:.80}")
@@ -471,7 +471,6 @@ def rows_file(rows: Sequence[tuple[object, ...]]) -> str:
 
 
 _PICK_CHARS = [chr(PICK_BASE + k) for k in range(PICKS)]
-_SIMPLE_KINDS = frozenset({str, int, bool, type(None)})
 
 
 def _exact_in_js(value: object) -> bool:
