@@ -174,6 +174,54 @@ def test_the_javascript_runtime_reads_a_rows_file_as_python_does(engine: str) ->
     assert got == [plain(row) for row in ROWS + ROWS[:3]]
 
 
+_LAZY = r"""
+let made = 0;
+const make = r => { made++; return Object.freeze({id: r[0], name: r[1]}); };
+const t = new _rt_LazyMap([["a", "甲"], ["b", "乙"], ["c", "甲"]], make);
+const out = [made];
+const b = t.get("b");
+out.push(made, t.get("b") === b, t.size, t.has("c"), Array.from(t.keys()), t.get("zz") === undefined, made);
+out.push(_rt_named(t).byName.get("甲"), _rt_table_names(t), made);
+class E {}
+out.push(_rt_lookup(t, "甲", "条目", E).id, made);
+let refused = false;
+try { _rt_lookup(t, "丙", "条目", E); } catch (e) { refused = e instanceof UnknownEntry; }
+out.push(refused, made);
+const all = Array.from(t.values());
+out.push(made, all[1] === b, all.map(e => e.id), JSON.stringify(t), made);
+let seen = 0;
+t.forEach((v, k, m) => { seen += m === t && v.id === k ? 1 : 0; });
+for (const [k, v] of t) seen += v === t.get(k) ? 1 : 0;
+out.push(seen, made, Object.isFrozen(t), t instanceof FrozenMap);
+try { t.set("x", 1); out.push("set"); } catch (e) { out.push(e instanceof TypeError); }
+JSON.stringify(out);
+"""
+
+
+@pytest.mark.parametrize("engine", ["node", "quickjs"])
+def test_a_big_tables_entries_are_made_when_first_read(engine: str) -> None:
+    """A big table's entries are made from their rows when first read (runtime.js `_rt_LazyMap`):
+    `get`, `has`, `size`, `keys` and a lookup by name make no other entry; each entry is made once
+    and is the same object at every read; reading the whole table makes the rest, once; the
+    table stays a read-only FrozenMap."""
+    program = (ROOT / "compiler" / "runtime" / "js" / "runtime.js").read_text(encoding="utf-8") + _LAZY
+    if engine == "quickjs":
+        got = json.loads(pytest.importorskip("quickjs").Context().eval(program))
+    else:
+        if NODE is None:
+            pytest.skip("Node.js is not installed (CI installs it)")
+        done = subprocess.run([NODE, "-e", f"process.stdout.write(eval({json.dumps(program)}))"], capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        got = json.loads(done.stdout)
+    table = '{"a":{"id":"a","name":"甲"},"b":{"id":"b","name":"乙"},"c":{"id":"c","name":"甲"}}'
+    assert got == [0, 1, True, 3, True, ["a", "b", "c"], True, 1,  # one entry made by its read alone
+                   "a", ["a", "b", "c", "甲", "乙", "甲"], 1,  # the names from the rows: none made for them
+                   "a", 2, True, 2,  # a lookup by name makes that entry; an unknown name, none
+                   3, True, ["a", "b", "c"], table, 3,  # the whole table: the rest made, the same objects
+                   6, 3, True, True, True]
+
+
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed (CI installs it)")
 def test_a_big_table_is_read_by_name_and_misspelt_keys_as_python_reads_them(built: Path) -> None:
     """The JavaScript runtime finds a big table's entries by name through an index it makes once

@@ -187,10 +187,17 @@ def _table(t: Table, w: Writer, rid: str) -> None:
     placeholder += [_placeholder(f) for f in t.fields]
     w.line(js("const {} = new {}([{}], false);", name(f"_NO_{class_name(t.id).upper()}"), cls, join(", ", placeholder)))
     rows = name(f"_{t.id.upper()}_ROWS")
-    w.line(js("const {} = new Map();", rows))
-    if by_columns(t):
+    if by_columns(t) and not any(f.type == "ref" and f.table == t.id for f in t.fields):
         # The Python package's rows files, as they are (JSON is a JavaScript expression once
         # `data_text` has escaped what a script may not hold): one text made for both packages.
+        # Each entry is made from its row when first read (columns.js `_rt_LazyMap`).
+        w.line(js("const {} = new _rt_LazyMap(_rt_columns([", const))
+        w.extend(current().once("js-rows-text", (text,), partial(_chunk_text, text)) for _, text in chunk_files(t))
+        w.line(js("]), r => new {}(r, true));", cls))
+        _index(t, w, const)
+        return
+    w.line(js("const {} = new Map();", rows))
+    if by_columns(t):  # (a table whose entries refer to each other: made whole, as a smaller one is)
         w.line(Js("for (const r of _rt_columns(["))
         w.extend(current().once("js-rows-text", (text,), partial(_chunk_text, text)) for _, text in chunk_files(t))
         w.line(js("])) {}.set(r[0], new {}(r, true));", rows, cls))
@@ -205,6 +212,12 @@ def _table(t: Table, w: Writer, rid: str) -> None:
             w.extend([run])
         w.line(js("]) {}.set(r[0], new {}(r, true));", rows, cls))
     w.line(js("const {} = new FrozenMap({});", const, rows))
+    _index(t, w, const)
+
+
+def _index(t: Table, w: Writer, const: Js) -> None:
+    """A table's index by its index field, and its getter."""
+    cls = name(class_name(t.id))
     if t.index:
         w.line(js("const {} = new FrozenMap(Array.from({}.values()).map(e => [e.{}, e]));",
                   name(f"{t.id.upper()}_BY_{t.index.upper()}"), const, prop(t.index)))
