@@ -92,7 +92,7 @@ return JSON.stringify({entries, shared, pwned: globalThis.__pwned === undefined 
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed (CI installs it)")
 def test_the_module_reads_every_entry_as_python_does(built: Path) -> None:
     module = (built / "js" / "d20" / "index.js").read_text(encoding="utf-8")
-    assert "_rt_columns([" in module and '{"rows": 500, "columns": [' in module
+    assert "new _rt_LazyMap([" in module and '{"rows": 500, "columns": [' in module
     program = (f"import * as m from {json.dumps((built / 'js' / 'd20' / 'index.js').as_uri())};\n"
                f"console.log((function () {{ {_DUMP.strip()} }})());\n")
     done = subprocess.run([str(NODE), "--input-type=module", "-"], input=program, capture_output=True, text=True,
@@ -117,7 +117,7 @@ def test_the_pages_script_holds_no_markup(built: Path) -> None:
     """The calculator page inlines the script: no text of a rows file closes or opens markup there."""
     page = (built / "reference" / "d20-calc.html").read_text(encoding="utf-8")
     scripts = re.findall(r"<script[^>]*>(.*?)</script>", page, re.S)  # each ends at the first `</script>`
-    assert any("_rt_columns([" in script for script in scripts)
+    assert any("new _rt_LazyMap([" in script for script in scripts)
     assert not [script for script in scripts if "</" in script or "<!--" in script or "\u2028" in script]
     assert page.count("<script") == page.count("</script>") == len(scripts)
     assert "<script>globalThis.__pwned" not in page and "<!-- x" not in page
@@ -148,10 +148,14 @@ def test_a_rows_file_holds_only_whole_numbers_javascript_holds_exactly() -> None
             rows_file([("a", ("x", (bad,))), ("b", ("x", (1,)))])
 
 
-def _decoded_in(engine: str, texts: list[str]) -> Any:
-    """`_rt_columns` of the rows files' `texts` (each through `data_text`), run in `engine`."""
-    program = ((ROOT / "compiler" / "runtime" / "js" / "columns.js").read_text(encoding="utf-8")
-               + "\nJSON.stringify(_rt_columns([" + ",\n".join(map(data_text, texts)) + "]));\n")
+def _decoded_in(engine: str, texts: list[str], lazy: bool = False) -> Any:
+    """`_rt_columns` of the rows files' `texts` (each through `data_text`), run in `engine`; with
+    `lazy`, the rows a `_rt_LazyMap` of them makes its entries from, read whole."""
+    runtime = ROOT / "compiler" / "runtime" / "js"
+    chunks = "[" + ",\n".join(map(data_text, texts)) + "]"
+    rows = f"Array.from(new _rt_LazyMap({chunks}, r => r).values())" if lazy else f"_rt_columns({chunks})"
+    program = ("\n".join((runtime / f).read_text(encoding="utf-8") for f in ("runtime.js", "columns.js"))
+               + f"\nJSON.stringify({rows});\n")
     if engine == "quickjs":
         quickjs = pytest.importorskip("quickjs")
         return json.loads(quickjs.Context().eval(program))
@@ -166,18 +170,22 @@ def _decoded_in(engine: str, texts: list[str]) -> Any:
 @pytest.mark.parametrize("engine", ["node", "quickjs"])
 def test_the_javascript_runtime_reads_a_rows_file_as_python_does(engine: str) -> None:
     """The rows of tests/test_rows_file.py (every kind of column, PICKS values and one more), in
-    two rows files: `_rt_columns` gives them back, arrays as arrays."""
+    two rows files: `_rt_columns` gives them back, arrays as arrays, and so does a `_rt_LazyMap`
+    row by row."""
     def plain(value: Any) -> Any:
         return [plain(v) for v in value] if isinstance(value, tuple) else value
 
     got = _decoded_in(engine, [rows_file(ROWS), rows_file(ROWS[:3])])
     assert got == [plain(row) for row in ROWS + ROWS[:3]]
+    # a row at a time, as a big table makes each entry's row when first read (ids unique there)
+    assert _decoded_in(engine, [rows_file(ROWS[:300]), rows_file(ROWS[300:])], lazy=True) == [plain(r) for r in ROWS]
 
 
 _LAZY = r"""
 let made = 0;
 const make = r => { made++; return Object.freeze({id: r[0], name: r[1]}); };
-const t = new _rt_LazyMap([["a", "甲"], ["b", "乙"], ["c", "甲"]], make);
+const t = new _rt_LazyMap([{rows: 2, columns: [{list: ["a", "b"]}, {values: ["甲", "乙"], pick: "#$"}]},
+                           {rows: 1, columns: [{all: "c"}, {all: "甲"}]}], make);  // a one-row chunk: all "all"
 const out = [made];
 const b = t.get("b");
 out.push(made, t.get("b") === b, t.size, t.has("c"), Array.from(t.keys()), t.get("zz") === undefined, made);
@@ -200,11 +208,12 @@ JSON.stringify(out);
 
 @pytest.mark.parametrize("engine", ["node", "quickjs"])
 def test_a_big_tables_entries_are_made_when_first_read(engine: str) -> None:
-    """A big table's entries are made from their rows when first read (runtime.js `_rt_LazyMap`):
-    `get`, `has`, `size`, `keys` and a lookup by name make no other entry; each entry is made once
-    and is the same object at every read; reading the whole table makes the rest, once; the
-    table stays a read-only FrozenMap."""
-    program = (ROOT / "compiler" / "runtime" / "js" / "runtime.js").read_text(encoding="utf-8") + _LAZY
+    """A big table's entries, and their rows, are made from its chunks' columns when first read
+    (columns.js `_rt_LazyMap`, over two chunks here): `get`, `has`, `size`, `keys` and a lookup by
+    name make no other entry; each entry is made once and is the same object at every read;
+    reading the whole table makes the rest, once; the table stays a read-only FrozenMap."""
+    runtime = ROOT / "compiler" / "runtime" / "js"
+    program = "\n".join((runtime / f).read_text(encoding="utf-8") for f in ("runtime.js", "columns.js")) + _LAZY
     if engine == "quickjs":
         got = json.loads(pytest.importorskip("quickjs").Context().eval(program))
     else:

@@ -190,10 +190,10 @@ def _table(t: Table, w: Writer, rid: str) -> None:
     if by_columns(t) and not any(f.type == "ref" and f.table == t.id for f in t.fields):
         # The Python package's rows files, as they are (JSON is a JavaScript expression once
         # `data_text` has escaped what a script may not hold): one text made for both packages.
-        # Each entry is made from its row when first read (columns.js `_rt_LazyMap`).
-        w.line(js("const {} = new _rt_LazyMap(_rt_columns([", const))
+        # Each entry, and its row, is made when first read (columns.js `_rt_LazyMap`).
+        w.line(js("const {} = new _rt_LazyMap([", const))
         w.extend(current().once("js-rows-text", (text,), partial(_chunk_text, text)) for _, text in chunk_files(t))
-        w.line(js("]), r => new {}(r, true));", cls))
+        w.line(js("], r => new {}(r, true));", cls))
         _index(t, w, const)
         return
     w.line(js("const {} = new Map();", rows))

@@ -347,16 +347,16 @@ const _rt_FROZEN = new WeakMap();
 // finds it), and its ids and names with their code points for a close match: made when first
 // asked, kept while the table lives (a FrozenMap never changes).
 const _rt_NAMED = new WeakMap();
-// The tables whose entries are made when first read (`_rt_LazyMap`, below): each with the
-// function that makes an entry from its row (null once all are made). Until then a row stands in
-// the table for its entry; a row's second item is the entry's name.
-const _rt_MAKE = new WeakMap();
+// The tables whose entries are made when first read (columns.js `_rt_LazyMap`), each with the
+// name of the entry a value of its Map stands for (an entry not made yet is its row's place).
+const _rt_LAZY_NAME = new WeakMap();
 function _rt_table_names(table) {  // its ids, then its entries' names: what a close match is looked for among
   return Array.from(table.keys()).concat(_rt_entry_names(table));
 }
 function _rt_entry_names(table) {  // the entries' names, in order, none of a lazy table's made for it
-  if (!_rt_MAKE.has(table)) return Array.from(table.values(), e => e.name);
-  return Array.from(_rt_FROZEN.get(table).values(), e => Array.isArray(e) ? e[1] : e.name);
+  const nameOf = _rt_LAZY_NAME.get(table);
+  if (nameOf === undefined) return Array.from(table.values(), e => e.name);
+  return Array.from(_rt_FROZEN.get(table).values(), nameOf);
 }
 function _rt_named(table) {
   let found = _rt_NAMED.get(table);
@@ -384,38 +384,6 @@ class FrozenMap {
   toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
 }
 Object.freeze(FrozenMap.prototype);
-// A big table (more than 500 entries: emit/js/model.py) whose entries are made from their rows when
-// first read: a bot that loads a module of 10,000 weapons makes only the entries its commands name
-// (in goja, making them all was half of loading the module). Each entry is made once, and is then
-// the same object at every read; reading the whole table (values, entries, forEach, for...of,
-// toJSON) makes every entry not made yet, once. By name an entry is found through the rows' names
-// (`_rt_named`). The rows never leave the table: they live in the WeakMap behind every FrozenMap.
-class _rt_LazyMap extends FrozenMap {
-  constructor(rows, make) {
-    super(rows.map(r => [r[0], r]));
-    _rt_MAKE.set(this, make);
-  }
-  get(key) {
-    const map = _rt_FROZEN.get(this), found = map.get(key);
-    if (!Array.isArray(found)) return found;
-    const entry = _rt_MAKE.get(this)(found);
-    map.set(key, entry);
-    return entry;
-  }
-  values() { return _rt_all_made(this).values(); }
-  entries() { return _rt_all_made(this).entries(); }
-  forEach(fn, thisArg) { _rt_all_made(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
-  [Symbol.iterator]() { return _rt_all_made(this).entries(); }
-}
-Object.freeze(_rt_LazyMap.prototype);
-function _rt_all_made(table) {  // the table's Map, every entry made
-  const map = _rt_FROZEN.get(table), make = _rt_MAKE.get(table);
-  if (make !== null) {
-    for (const [key, value] of map) if (Array.isArray(value)) map.set(key, make(value));
-    _rt_MAKE.set(table, null);
-  }
-  return map;
-}
 function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
 
 // ---- values, sentences, records ----
