@@ -186,20 +186,18 @@ def _table(t: Table, w: Writer, rid: str) -> None:
     placeholder = [string(""), string(f"（无{t.name}）"), string(""), Js("[]"), Js("null")]
     placeholder += [_placeholder(f) for f in t.fields]
     w.line(js("const {} = new {}([{}], false);", name(f"_NO_{class_name(t.id).upper()}"), cls, join(", ", placeholder)))
-    rows = name(f"_{t.id.upper()}_ROWS")
     if by_columns(t) and not any(f.type == "ref" and f.table == t.id for f in t.fields):
-        # The Python package's rows files, as they are (JSON is a JavaScript expression once
-        # `data_text` has escaped what a script may not hold): one text made for both packages.
         # Each entry, and its row, is made when first read (columns.js `_rt_LazyMap`).
         w.line(js("const {} = new _rt_LazyMap([", const))
-        w.extend(current().once("js-rows-text", (text,), partial(_chunk_text, text)) for _, text in chunk_files(t))
+        _chunks(t, w)
         w.line(js("], r => new {}(r, true));", cls))
         _index(t, w, const)
         return
+    rows = name(f"_{t.id.upper()}_ROWS")
     w.line(js("const {} = new Map();", rows))
     if by_columns(t):  # (a table whose entries refer to each other: made whole, as a smaller one is)
         w.line(Js("for (const r of _rt_columns(["))
-        w.extend(current().once("js-rows-text", (text,), partial(_chunk_text, text)) for _, text in chunk_files(t))
+        _chunks(t, w)
         w.line(js("])) {}.set(r[0], new {}(r, true));", rows, cls))
     else:
         w.line(Js("for (const r of ["))
@@ -213,6 +211,12 @@ def _table(t: Table, w: Writer, rid: str) -> None:
         w.line(js("]) {}.set(r[0], new {}(r, true));", rows, cls))
     w.line(js("const {} = new FrozenMap({});", const, rows))
     _index(t, w, const)
+
+
+def _chunks(t: Table, w: Writer) -> None:
+    """A big table's rows files, as they are (JSON is a JavaScript expression once `data_text` has
+    escaped what a script may not hold): one text made for both packages."""
+    w.extend(current().once("js-rows-text", (text,), partial(_chunk_text, text)) for _, text in chunk_files(t))
 
 
 def _index(t: Table, w: Writer, const: Js) -> None:
